@@ -1,0 +1,11 @@
+"""Session stores: memory and JSONL files (PostgreSQL lives with the scale-out stores)."""
+
+from jarvis.agent_layer.sessions.base import (
+    SessionEntry,
+    SessionInfo,
+    SessionNotFound,
+    SessionStore,
+)
+from jarvis.agent_layer.sessions.memory_store import MemorySessionStore
+
+__all__ = ["MemorySessionStore", "SessionEntry", "SessionInfo", "SessionNotFound", "SessionStore"]

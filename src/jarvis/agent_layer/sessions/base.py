@@ -1,0 +1,67 @@
+"""The session store seam: append one turn's messages, read back only the recent window."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field, TypeAdapter
+
+from jarvis.model_layer.messages import Message
+
+
+class SessionInfo(BaseModel):
+    id: str
+    agent_id: str = "main"
+    user_id: str = "local"
+    created_ms: int = 0
+    updated_ms: int = 0
+    title: str = ""
+    turns: int = 0
+
+
+class SessionEntry(BaseModel):
+    """One history record: a message, the turn it belongs to and when it was written."""
+
+    turn: int
+    ts_ms: int
+    message: Message = Field(discriminator="role")
+
+
+MESSAGE_ADAPTER: TypeAdapter[Message] = TypeAdapter(Message)
+
+
+class SessionNotFound(KeyError):
+    pass
+
+
+class SessionStore:
+    """Base class for session stores (memory, JSONL, PostgreSQL).
+
+    Per-turn cost must not grow with the session: `recent` reads a bounded window, and
+    `append` writes only the new entries.
+    """
+
+    async def create(self, info: SessionInfo) -> None:
+        raise NotImplementedError
+
+    async def get_info(self, session_id: str) -> SessionInfo | None:
+        raise NotImplementedError
+
+    async def list_sessions(
+        self, *, agent_id: str | None = None, user_id: str | None = None
+    ) -> list[SessionInfo]:
+        """Sessions newest first, optionally for one agent and/or user."""
+        raise NotImplementedError
+
+    async def append(self, session_id: str, entries: list[SessionEntry]) -> None:
+        """Append one turn's entries; raises `SessionNotFound` for an unknown session."""
+        raise NotImplementedError
+
+    async def recent(self, session_id: str, turns: int) -> list[SessionEntry]:
+        """The entries of the last `turns` turns, oldest first."""
+        raise NotImplementedError
+
+    async def history(self, session_id: str) -> list[SessionEntry]:
+        """Every entry, oldest first (for history views; not on the per-turn path)."""
+        raise NotImplementedError
+
+    async def aclose(self) -> None:
+        """Release resources; the default has none."""

@@ -1,0 +1,61 @@
+"""What the loop knows about tools: specs to show the model, a mode, and one execute seam.
+
+The loop never decides whether a call may run; core's gated executor does, and reports the
+outcome on the `ToolResult` (a human or timeout denial ends the round by code).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from jarvis.model_layer.messages import ToolCall, ToolSpec
+
+Denial = Literal["user_deny", "timeout"]
+ExecutionMode = Literal["parallel", "sequential"]
+
+
+@dataclass
+class ToolResult:
+    content: str
+    is_error: bool = False
+    # A non-error `final` result ends the turn with its text (when the whole round is final).
+    final: bool = False
+    # Set when a human denied the call or nobody answered in time.
+    denial: Denial | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ToolCallContext:
+    """Per-call facts a tool or the gate may need."""
+
+    session_id: str
+    agent_id: str
+    turn: int
+    abort: asyncio.Event
+    user_id: str = "local"
+
+
+class LoopTools(Protocol):
+    """The tool surface one loop run sees (re-read from the registry every turn)."""
+
+    def specs(self) -> list[ToolSpec]: ...
+
+    def execution_mode(self, name: str) -> ExecutionMode: ...
+
+    async def execute(self, call: ToolCall, ctx: ToolCallContext) -> ToolResult: ...
+
+
+class NoTools:
+    """A tool surface with nothing on it."""
+
+    def specs(self) -> list[ToolSpec]:
+        return []
+
+    def execution_mode(self, name: str) -> ExecutionMode:
+        return "parallel"
+
+    async def execute(self, call: ToolCall, ctx: ToolCallContext) -> ToolResult:
+        return ToolResult(content=f"unknown tool: {call.name}", is_error=True)

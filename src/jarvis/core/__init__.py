@@ -1,0 +1,1 @@
+"""Core: AgentSession, the security pipeline, tools, the tool gate, approvals, plugins."""

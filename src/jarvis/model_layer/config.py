@@ -1,0 +1,22 @@
+"""The model layer's own settings (plain pydantic; `app.settings` composes them)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field, SecretStr
+
+
+class ModelSettings(BaseModel):
+    provider: str = Field("openai", description="Provider name: openai, anthropic or faux.")
+    model: str = Field("llama3.1", description="Model id on the provider.")
+    base_url: str = Field("http://localhost:11434/v1", description="OpenAI-compatible endpoint.")
+    api_key: SecretStr | None = Field(None, description="API key (Ollama ignores it).")
+    timeout_sec: float = Field(120.0, gt=0, description="Per-request timeout.")
+    max_retries: int = Field(3, ge=0, le=10, description="Retries on 429/5xx with backoff.")
+    temperature: float | None = Field(None, ge=0, le=2)
+    max_tokens: int | None = Field(None, gt=0)
+    script: str | None = Field(None, description="Faux provider: path to a YAML/JSON script.")
+
+
+class StreamOptions(BaseModel):
+    temperature: float | None = None
+    max_tokens: int | None = None
