@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Bootstrap for a fresh machine with only Python 3.11+: builds .venv from the lock file, then runs.
+
+    python3 dev.py start [ARGS]   start Jarvis (the Web HUD; `--demo` runs the scripted model)
+    python3 dev.py test  [ARGS]   lint, type-check, layer contract, then the whole test suite
+    python3 dev.py jarvis ARGS    any `jarvis` command (chat, approvals, audit, ...)
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+UV_VERSION = "0.13.9"
+
+
+def _run(*args: str | Path) -> int:
+    return subprocess.call([str(a) for a in args], cwd=ROOT)
+
+
+def ensure_env() -> None:
+    """Create .venv, put uv in it, and sync the locked dependencies (fast when up to date)."""
+    if sys.version_info < (3, 11):
+        sys.exit(f"Jarvis needs Python 3.11 or newer (this is {sys.version.split()[0]}).")
+    if not (BIN / "python").exists():
+        print("· creating .venv", flush=True)
+        venv.create(VENV, with_pip=True)
+    uv = BIN / "uv"
+    if not uv.exists():
+        print(f"· installing uv {UV_VERSION} into .venv", flush=True)
+        if _run(BIN / "python", "-m", "pip", "--version") != 0:
+            _run(BIN / "python", "-m", "ensurepip", "--upgrade")
+        if _run(BIN / "python", "-m", "pip", "install", "-q", f"uv=={UV_VERSION}") != 0:
+            sys.exit("could not install uv into .venv (is PyPI reachable?)")
+    env_python = ["--python", str(BIN / "python")]
+    if _run(uv, "sync", "--frozen", "--all-extras", "--quiet", *env_python) != 0:
+        sys.exit("could not install the locked dependencies (uv sync --frozen failed)")
+
+
+def run_tests(extra: list[str]) -> int:
+    checks: list[list[str | Path]] = [
+        [BIN / "ruff", "check", "src", "tests", "benchmarks"],
+        [BIN / "mypy"],
+        [BIN / "lint-imports"],
+    ]
+    for check in checks:
+        print(f"· {Path(check[0]).name}", flush=True)
+        if _run(*check) != 0:
+            return 1
+    return _run(BIN / "python", "-m", "pytest", *extra)
+
+
+def main(argv: list[str]) -> int:
+    command, rest = (argv[0], argv[1:]) if argv else ("start", [])
+    ensure_env()
+    if command == "test":
+        return run_tests(rest)
+    if command == "start":
+        return _run(BIN / "jarvis", "serve", *rest)
+    if command == "jarvis":
+        return _run(BIN / "jarvis", *rest)
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

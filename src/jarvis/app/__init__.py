@@ -1,0 +1,1 @@
+"""App: settings, the shared assembly, agent profiles and session builders."""

@@ -1,0 +1,81 @@
+"""InfraBuilder: one place builds the shared infrastructure from settings; every front end uses it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from jarvis.agent_layer.sessions import MemorySessionStore, SessionStore
+from jarvis.agent_layer.sessions.jsonl_store import JsonlSessionStore
+from jarvis.app.demo import demo_provider
+from jarvis.app.settings import Settings
+from jarvis.common.clock import Clock, SystemClock
+from jarvis.core.tools.builtins import builtin_tools
+from jarvis.core.tools.registry import ToolRegistry
+from jarvis.memory import MemoryService
+from jarvis.model_layer.config import ModelSettings
+from jarvis.model_layer.provider import Provider, ProviderRegistry
+from jarvis.model_layer.providers.registry_defaults import default_provider_registry
+
+
+@dataclass
+class AppAssembly:
+    """The shared parts: one per process, shared by every session and connection."""
+
+    settings: Settings
+    providers: ProviderRegistry
+    session_store: SessionStore
+    memory: MemoryService
+    tools: ToolRegistry
+    clock: Clock
+    demo: bool = False
+    _provider_cache: dict[str, Provider] = field(default_factory=dict)
+
+    def provider_for(self, model: ModelSettings) -> Provider:
+        """One provider instance per model configuration (so fallbacks are remembered)."""
+        if self.demo:
+            return self._provider_cache.setdefault("demo", demo_provider())
+        key = model.model_dump_json()
+        if key not in self._provider_cache:
+            self._provider_cache[key] = self.providers.create(model)
+        return self._provider_cache[key]
+
+    async def aclose(self) -> None:
+        for provider in self._provider_cache.values():
+            await provider.aclose()
+        await self.session_store.aclose()
+
+
+class InfraBuilder:
+    def __init__(self, settings: Settings, *, demo: bool = False, clock: Clock | None = None):
+        self.settings = settings
+        self.demo = demo
+        self.clock = clock or SystemClock()
+
+    def session_store(self) -> SessionStore:
+        backend = self.settings.storage.backend
+        if backend == "memory":
+            return MemorySessionStore()
+        if backend == "postgres":
+            raise NotImplementedError("the PostgreSQL backend is not available yet")
+        return JsonlSessionStore(self.settings.home / "sessions")
+
+    def tool_registry(self) -> ToolRegistry:
+        registry = ToolRegistry()
+        registry.register_all(builtin_tools())
+        return registry
+
+    def build(self) -> AppAssembly:
+        self.settings.home.mkdir(parents=True, exist_ok=True)
+        return AppAssembly(
+            settings=self.settings,
+            providers=default_provider_registry(self.settings.language),
+            session_store=self.session_store(),
+            memory=MemoryService(self.settings.memory),
+            tools=self.tool_registry(),
+            clock=self.clock,
+            demo=self.demo,
+        )
+
+
+def build_app(settings: Settings, *, demo: bool = False, clock: Clock | None = None) -> AppAssembly:
+    return InfraBuilder(settings, demo=demo, clock=clock).build()

@@ -1,0 +1,24 @@
+"""AgentProfile: everything that may differ per agent (id, name, model, system prompt)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from jarvis.model_layer.config import ModelSettings
+
+AGENT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+
+
+@dataclass(frozen=True)
+class AgentProfile:
+    agent_id: str = "main"
+    name: str = "JARVIS"
+    # None uses the app's model settings.
+    model: ModelSettings | None = None
+    # None uses the catalog's default system prompt.
+    system_prompt: str | None = None
+
+    def __post_init__(self) -> None:
+        if not AGENT_ID.match(self.agent_id):
+            raise ValueError(f"invalid agent id {self.agent_id!r}: use a-z, 0-9, '-' and '_'")

@@ -1,0 +1,146 @@
+"""Settings: each layer's config model composed into one `Settings` (pydantic-settings).
+
+Sources, strongest first: constructor arguments, `JARVIS_*` environment variables (nested with
+`__`, e.g. `JARVIS_MODEL__BASE_URL`), `.env`, then `config.yaml` in the data dir (`JARVIS_HOME`,
+default `~/.jarvis`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic.fields import FieldInfo
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+from ruamel.yaml import YAML, YAMLError
+
+from jarvis.agent_layer.config import LoopSettings
+from jarvis.common.i18n import Language, t
+from jarvis.core.config import SecuritySettings
+from jarvis.memory.config import MemorySettings
+from jarvis.model_layer.config import ModelSettings
+
+ENV_PREFIX = "JARVIS_"
+CONFIG_FILE = "config.yaml"
+
+
+def default_home() -> Path:
+    return Path(os.environ.get("JARVIS_HOME") or "~/.jarvis").expanduser()
+
+
+class StorageSettings(BaseModel):
+    backend: Literal["files", "memory", "postgres"] = Field(
+        "files", description="files (embedded default), memory (throwaway) or postgres."
+    )
+    postgres_dsn: str | None = Field(None, description="DSN when backend is postgres.")
+
+
+class WebSettings(BaseModel):
+    host: str = "127.0.0.1"
+    port: int = Field(8000, ge=1, le=65535)
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        env_nested_delimiter="__",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+    )
+
+    home: Path = Field(default_factory=default_home, description="Data dir (JARVIS_HOME).")
+    workspace: Path | None = Field(None, description="Where file tools work; default: cwd.")
+    language: Language = Field("ko", description="UI and fixed-line language: ko or en.")
+    timezone: str = Field("Asia/Seoul", description="The user's timezone (IANA name).")
+    model: ModelSettings = Field(default_factory=ModelSettings)
+    loop: LoopSettings = Field(default_factory=LoopSettings)
+    memory: MemorySettings = Field(default_factory=MemorySettings)
+    security: SecuritySettings = Field(default_factory=SecuritySettings)
+    storage: StorageSettings = Field(default_factory=StorageSettings)
+    web: WebSettings = Field(default_factory=WebSettings)
+
+    @field_validator("home", "workspace")
+    @classmethod
+    def _expand(cls, value: Path | None) -> Path | None:
+        return value.expanduser() if value is not None else None
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_timezone(cls, value: str) -> str:
+        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"unknown timezone {value!r} (use an IANA name like Asia/Seoul)")
+        return value
+
+    @property
+    def workspace_dir(self) -> Path:
+        return (self.workspace or Path.cwd()).resolve()
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings, env_settings, dotenv_settings,
+                _YamlFileSource(settings_cls, init_settings))
+
+
+class _YamlFileSource(PydanticBaseSettingsSource):
+    """`config.yaml` in the data dir (the lowest-priority source)."""
+
+    def __init__(self, settings_cls: type[BaseSettings], init: PydanticBaseSettingsSource):
+        super().__init__(settings_cls)
+        home = init().get("home") or default_home()
+        self.path = Path(home).expanduser() / CONFIG_FILE
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        if not self.path.is_file():
+            return {}
+        try:
+            data = YAML(typ="safe").load(self.path.read_text(encoding="utf-8"))
+        except YAMLError as exc:
+            raise SettingsError(f"{self.path}: not valid YAML: {exc}") from None
+        if data is None:
+            return {}
+        if not isinstance(data, dict):
+            raise SettingsError(f"{self.path}: the top level must be a mapping of settings")
+        return data
+
+
+class SettingsError(Exception):
+    """A setting is wrong; the message is one line naming it."""
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Build settings or raise `SettingsError` with one clear line per wrong value."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        lang: Language = "en" if os.environ.get("JARVIS_LANGUAGE") == "en" else "ko"
+        lines = [
+            t("settings.invalid", lang, name=_setting_name(err["loc"]), detail=err["msg"])
+            for err in exc.errors()
+        ]
+        raise SettingsError("\n".join(lines)) from None
+
+
+def _setting_name(loc: tuple[int | str, ...]) -> str:
+    parts = [str(part).upper() for part in loc if not isinstance(part, int)]
+    return ENV_PREFIX + "__".join(parts)

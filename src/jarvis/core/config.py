@@ -1,0 +1,46 @@
+"""Core settings: the security pipeline, the tool gate and approvals."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field, SecretStr, field_validator
+
+from jarvis.core.policy.dangerous import DEFAULT_DANGEROUS_COMMANDS, DangerousMatcher
+
+DEFAULT_APPROVAL_REQUIRED = ["bash", "write_file", "edit_file"]
+
+
+class ApiKey(BaseModel):
+    name: str = Field(pattern=r"^[A-Za-z0-9_.@-]{1,64}$")
+    key: SecretStr
+
+
+class SecuritySettings(BaseModel):
+    input_max_length: int = Field(10_000, ge=1, description="Longest accepted user input.")
+    api_keys: list[ApiKey] = Field(
+        default_factory=list, description="When set, every HTTP/WS request needs one."
+    )
+    require_approval_for: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_APPROVAL_REQUIRED),
+        description="Tools that ask a human before running.",
+    )
+    dangerous_commands: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_DANGEROUS_COMMANDS),
+        description="Regexes (case-insensitive) blocked before any approval; [] disables.",
+    )
+    no_standing_consent: list[str] = Field(
+        default_factory=list, description="Tools that never get ALWAYS and ignore rules."
+    )
+    approval_timeout_sec: float = Field(120.0, gt=0, description="Wait for an answer this long.")
+    denied_repeat_threshold: int = Field(
+        2, ge=1, description="Explicit denials of one call per turn before it is blocked."
+    )
+    allowed_tools: list[str] | None = Field(
+        None, description="Policy allow-list; None allows every registered tool."
+    )
+    rate_limit_per_minute: int = Field(60, ge=1, description="Requests per user per minute.")
+
+    @field_validator("dangerous_commands")
+    @classmethod
+    def _compiles(cls, patterns: list[str]) -> list[str]:
+        DangerousMatcher.compile(patterns)
+        return patterns

@@ -1,0 +1,188 @@
+"""AgentSession: one conversation. `prompt()` runs one turn through the fixed pipeline.
+
+validation → memory observe → loop → record → episode → background jobs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel
+
+from jarvis.agent_layer.events import AgentError, EventSink
+from jarvis.agent_layer.loop import AgentLoopConfig, LoopResult, run_agent_loop
+from jarvis.agent_layer.sessions.base import SessionEntry, SessionInfo, SessionStore
+from jarvis.agent_layer.tools import LoopTools, ToolCallContext
+from jarvis.common.clock import Clock
+from jarvis.common.i18n import Language
+from jarvis.common.logging import get_logger
+from jarvis.core.security.validation import validate_input
+from jarvis.memory.episodes import make_episode
+from jarvis.memory.service import MemoryScope, MemoryService
+from jarvis.model_layer.messages import Message, UserMessage
+from jarvis.model_layer.provider import Provider
+
+_log = get_logger("jarvis.session")
+
+AfterTurn = Callable[["TurnOutcome"], Awaitable[None]]
+
+
+@dataclass
+class SessionSetup:
+    """Everything a session needs, built once per agent by the app layer."""
+
+    agent_id: str
+    agent_name: str
+    provider: Provider
+    model: str
+    system_prompt: Callable[[LoopTools], str]
+    tools: Callable[[], LoopTools]
+    store: SessionStore
+    memory: MemoryService | None
+    loop_config: AgentLoopConfig
+    input_max_length: int
+    clock: Clock
+    language: Language = "ko"
+    after_turn: list[AfterTurn] = field(default_factory=list)
+
+
+@dataclass
+class TurnOutcome:
+    session_id: str
+    turn: int
+    user_text: str
+    answer: str
+    ended_by: str
+    result: LoopResult | None = None
+    error: str | None = None
+
+
+class ValidationFailed(BaseModel):
+    """Sent to the front end when the input was refused (nothing ran, nothing recorded)."""
+
+    type: str = "validation_error"
+    message: str
+    code: str
+
+
+class AgentSession:
+    def __init__(self, setup: SessionSetup, info: SessionInfo) -> None:
+        self.setup = setup
+        self.info = info
+        self._subscribers: list[EventSink] = []
+        self._lock = asyncio.Lock()
+        self._abort: asyncio.Event | None = None
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    @property
+    def running(self) -> bool:
+        return self._lock.locked()
+
+    def subscribe(self, sink: EventSink) -> Callable[[], None]:
+        self._subscribers.append(sink)
+        return lambda: self._subscribers.remove(sink) if sink in self._subscribers else None
+
+    def emit(self, event: BaseModel) -> None:
+        for sink in list(self._subscribers):
+            try:
+                sink(event)
+            except Exception:  # one broken front end must not stop the turn
+                _log.exception("event subscriber failed")
+
+    def abort(self) -> bool:
+        """Stop the running turn (and its pending approvals); False when nothing runs."""
+        if self._abort is None:
+            return False
+        self._abort.set()
+        return True
+
+    async def prompt(self, text: str) -> TurnOutcome:
+        async with self._lock:
+            self._abort = asyncio.Event()
+            try:
+                return await self._turn(text, self._abort)
+            finally:
+                self._abort = None
+
+    async def _turn(self, text: str, abort: asyncio.Event) -> TurnOutcome:
+        setup = self.setup
+        turn = self.info.turns + 1
+        checked = validate_input(text, max_length=setup.input_max_length, lang=setup.language)
+        if not checked.ok:
+            self.emit(ValidationFailed(message=checked.error, code=checked.code))
+            return TurnOutcome(self.id, turn, text, checked.error, "invalid", error=checked.error)
+        user = UserMessage(content=checked.text)
+        recent = await self._recent()
+        tools = setup.tools()
+        system_prompt = await self._system_prompt(tools, checked.text, turn)
+        ctx = ToolCallContext(session_id=self.id, agent_id=setup.agent_id, turn=turn,
+                              abort=abort, user_id=self.info.user_id)
+        try:
+            result = await run_agent_loop(
+                provider=setup.provider, model=setup.model, system_prompt=system_prompt,
+                history=[*recent, user], tools=tools, emit=self.emit, tool_context=ctx,
+                config=setup.loop_config, agent_name=setup.agent_name,
+            )
+        except Exception as exc:  # the loop should not raise; if it does, say so and keep going
+            _log.exception("agent loop failed")
+            self.emit(AgentError(message=str(exc)))
+            return TurnOutcome(self.id, turn, checked.text, "", "error", error=str(exc))
+        await self._record(turn, user, result)
+        outcome = TurnOutcome(self.id, turn, checked.text, result.final_text, result.ended_by,
+                              result=result, error=result.error)
+        await self._episode(outcome, result)
+        for job in setup.after_turn:
+            await job(outcome)
+        return outcome
+
+    async def _recent(self) -> list[Message]:
+        turns = self.setup.memory.recent_turns if self.setup.memory else 3
+        entries = await self.setup.store.recent(self.id, turns)
+        return [entry.message for entry in entries]
+
+    async def _system_prompt(self, tools: LoopTools, query: str, turn: int) -> str:
+        base = self.setup.system_prompt(tools)
+        memory = self.setup.memory
+        if memory is None:
+            return base
+        scope = MemoryScope(self.setup.agent_id, self.info.user_id, self.id, turn)
+        block = await memory.observe(scope, query)
+        return f"{base}\n\n{block}" if block else base
+
+    async def _record(self, turn: int, user: UserMessage, result: LoopResult) -> None:
+        now = self.setup.clock.now_ms()
+        entries = [SessionEntry(turn=turn, ts_ms=now, message=m) for m in [user, *result.messages]]
+        await self.setup.store.append(self.id, entries)
+        self.info.turns = turn
+        self.info.updated_ms = now
+        if not self.info.title:
+            self.info.title = user.content[:60]
+
+    async def _episode(self, outcome: TurnOutcome, result: LoopResult) -> None:
+        memory = self.setup.memory
+        if memory is None:
+            return
+        calls = [(run.call.name, run.call.arguments) for run in result.tool_runs
+                 if not run.result.is_error]
+        episode = make_episode(
+            agent_id=self.setup.agent_id, user_id=self.info.user_id, session_id=self.id,
+            turn=outcome.turn, ts_ms=self.setup.clock.now_ms(), utterance=outcome.user_text,
+            answer=outcome.answer, successful_calls=calls,
+            outcome=_episode_outcome(result), overflow=result.overflows > 0,
+        )
+        await memory.record_episode(episode)
+
+
+def _episode_outcome(result: LoopResult) -> str:
+    """success / failure / denied / aborted: what procedure learning counts."""
+    if result.ended_by in ("denied", "timeout"):
+        return "denied"
+    if result.ended_by == "aborted":
+        return "aborted"
+    failed = result.error is not None or any(run.result.is_error for run in result.tool_runs)
+    return "failure" if failed else "success"

@@ -1,0 +1,85 @@
+"""The registry as the loop sees it: specs re-read every turn, and calls passed through the gate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Protocol
+
+from jarvis.agent_layer.tools import ExecutionMode, ToolCallContext, ToolResult
+from jarvis.common.logging import get_logger
+from jarvis.core.tools.base import Tool, ToolEnv
+from jarvis.core.tools.registry import ToolRegistry
+from jarvis.model_layer.messages import ToolCall, ToolSpec
+
+_log = get_logger("jarvis.tools")
+
+
+class ToolGate(Protocol):
+    """Decides whether one call may run; returns None to allow or a refusing result."""
+
+    async def check(self, tool: Tool, call: ToolCall, ctx: ToolCallContext) -> ToolResult | None:
+        ...
+
+    async def after_call(
+        self, tool: Tool, call: ToolCall, result: ToolResult, ctx: ToolCallContext
+    ) -> None: ...
+
+
+class GatedTools:
+    """Implements the loop's `LoopTools` over a `ToolRegistry` and an optional gate."""
+
+    def __init__(
+        self,
+        registry: ToolRegistry,
+        workspace: Path,
+        gate: ToolGate | None = None,
+        visible: set[str] | None = None,
+    ) -> None:
+        self._registry = registry
+        self._workspace = workspace
+        self._gate = gate
+        self._visible = visible
+
+    def _tools(self) -> list[Tool]:
+        tools = self._registry.tools()
+        if self._visible is None:
+            return tools
+        return [tool for tool in tools if tool.name in self._visible]
+
+    def specs(self) -> list[ToolSpec]:
+        return [tool.spec() for tool in self._tools()]
+
+    def execution_mode(self, name: str) -> ExecutionMode:
+        tool = self._registry.get(name)
+        return tool.execution_mode if tool else "parallel"
+
+    async def execute(self, call: ToolCall, ctx: ToolCallContext) -> ToolResult:
+        tool = self._registry.get(call.name)
+        if tool is None or (self._visible is not None and call.name not in self._visible):
+            return ToolResult(content=f"unknown tool: {call.name}", is_error=True)
+        if call.arguments_error is not None:
+            return ToolResult(
+                content=f"The arguments for {call.name} were not valid JSON "
+                f"({call.arguments_error}). Call it again with a JSON object.",
+                is_error=True,
+            )
+        if self._gate is not None:
+            refusal = await self._gate.check(tool, call, ctx)
+            if refusal is not None:
+                return refusal
+        result = await self._run(tool, call, ctx)
+        if self._gate is not None:
+            await self._gate.after_call(tool, call, result, ctx)
+        return result
+
+    async def _run(self, tool: Tool, call: ToolCall, ctx: ToolCallContext) -> ToolResult:
+        env = ToolEnv(workspace=self._workspace, call=ctx)
+        try:
+            result: Any = await tool.execute(call.id, call.arguments, env)
+        except Exception as exc:  # tool code is the user's too; never let it crash the loop
+            _log.warning("tool %s raised: %s", tool.name, exc, exc_info=True)
+            return ToolResult(content=f"{tool.name} failed: {type(exc).__name__}: {exc}",
+                              is_error=True)
+        if not isinstance(result, ToolResult):
+            return ToolResult(content=str(result))
+        return result

@@ -1,0 +1,11 @@
+"""The memory layer's own settings."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+
+class MemorySettings(BaseModel):
+    enabled: bool = Field(True, description="Inject recalled memory and record turn episodes.")
+    recent_turns: int = Field(3, ge=0, le=50, description="Turns of history the model sees.")
+    recall_limit: int = Field(3, ge=0, le=20, description="Long-term items recalled per turn.")

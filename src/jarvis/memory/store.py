@@ -1,0 +1,83 @@
+"""Long-term memory items and the store seam (memory now; PostgreSQL with scale-out)."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict, deque
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from jarvis.memory.episodes import Episode
+
+ItemKind = Literal["fact", "semantic", "episode", "procedure", "task_pattern", "shared"]
+
+_WORD = re.compile(r"[\w가-힣]{2,}", re.UNICODE)
+# Posting lists keep only the newest ids per token, so recall cost stays bounded.
+_POSTING_LIMIT = 256
+
+
+class MemoryItem(BaseModel):
+    id: str
+    kind: ItemKind
+    agent_id: str
+    user_id: str
+    text: str
+    session_id: str = ""
+    turn: int = 0
+    ts_ms: int = 0
+    episode: Episode | None = Field(default=None, exclude=True)
+
+
+def tokens(text: str) -> set[str]:
+    return {match.group(0).lower() for match in _WORD.finditer(text)}
+
+
+class ItemStore:
+    """Base class for long-term memory stores."""
+
+    async def add(self, item: MemoryItem) -> None:
+        raise NotImplementedError
+
+    async def of_kind(self, agent_id: str, user_id: str, kind: ItemKind) -> list[MemoryItem]:
+        raise NotImplementedError
+
+    async def search(
+        self, agent_id: str, user_id: str, query: str, kinds: set[ItemKind], limit: int
+    ) -> list[MemoryItem]:
+        """Items sharing the most words with `query`, newest first among equals."""
+        raise NotImplementedError
+
+
+class InMemoryItemStore(ItemStore):
+    def __init__(self) -> None:
+        self._items: dict[str, MemoryItem] = {}
+        self._by_kind: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+        self._postings: dict[tuple[str, str, str], deque[str]] = defaultdict(
+            lambda: deque(maxlen=_POSTING_LIMIT)
+        )
+        self._order: dict[str, int] = {}
+
+    async def add(self, item: MemoryItem) -> None:
+        self._items[item.id] = item
+        self._order[item.id] = len(self._order)
+        self._by_kind[(item.agent_id, item.user_id, item.kind)].append(item.id)
+        for token in tokens(item.text):
+            self._postings[(item.agent_id, item.user_id, token)].append(item.id)
+
+    async def of_kind(self, agent_id: str, user_id: str, kind: ItemKind) -> list[MemoryItem]:
+        return [self._items[i] for i in self._by_kind.get((agent_id, user_id, kind), [])]
+
+    async def search(
+        self, agent_id: str, user_id: str, query: str, kinds: set[ItemKind], limit: int
+    ) -> list[MemoryItem]:
+        scores: dict[str, int] = defaultdict(int)
+        for token in tokens(query):
+            for item_id in self._postings.get((agent_id, user_id, token), ()):
+                scores[item_id] += 1
+        ranked = sorted(
+            (i for i in scores if self._items[i].kind in kinds),
+            key=lambda i: (scores[i], self._order[i]),
+            reverse=True,
+        )
+        return [self._items[i] for i in ranked[:limit]]

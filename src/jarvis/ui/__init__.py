@@ -1,0 +1,1 @@
+"""Front ends: the terminal (cli/) and the Web HUD (web/). They only translate events."""

@@ -1,0 +1,147 @@
+"""`jarvis chat`: a terminal REPL on the same session machinery as the Web HUD.
+
+One stdin reader thread feeds a queue. While idle, a line is a prompt or a slash command; while a
+turn runs, a line is `/stop` or the answer to a pending approval. Ctrl-C aborts the running turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from datetime import datetime
+
+from jarvis.app.session_builder import SessionBuilder
+from jarvis.core.session import AgentSession
+from jarvis.ui.cli.render import TerminalRenderer
+
+_EOF = object()
+
+
+class LineReader:
+    """Reads stdin on a daemon thread so a blocked read never keeps the program alive."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[object] = asyncio.Queue()
+        self._loop = asyncio.get_running_loop()
+        threading.Thread(target=self._pump, daemon=True, name="stdin-reader").start()
+
+    def _pump(self) -> None:
+        for line in sys.stdin:
+            self._loop.call_soon_threadsafe(self.queue.put_nowait, line.rstrip("\n"))
+        self._loop.call_soon_threadsafe(self.queue.put_nowait, _EOF)
+
+    async def next(self) -> str | None:
+        item = await self.queue.get()
+        return None if item is _EOF else str(item)
+
+
+class ChatRepl:
+    def __init__(self, builder: SessionBuilder, session: AgentSession) -> None:
+        self.builder = builder
+        self.session = session
+        self.render = TerminalRenderer()
+        self.reader: LineReader | None = None
+        self._unsubscribe: Callable[[], None] = session.subscribe(self.render)
+        # Set by the terminal approval channel while it waits for an answer.
+        self.answer_sink: Callable[[str], bool] | None = None
+
+    def switch(self, session: AgentSession) -> None:
+        self._unsubscribe()
+        self.session = session
+        self._unsubscribe = session.subscribe(self.render)
+        self.render.line(f"세션 {session.id}")
+
+    async def run(self) -> None:
+        self.reader = LineReader()
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signal.SIGINT, self._on_interrupt)
+        self.render.line(f"JARVIS · 세션 {self.session.id} · /help 로 명령 보기, Ctrl-D 로 끝내기")
+        while True:
+            self.render.write("› ")
+            line = await self.reader.next()
+            if line is None:
+                self.render.line("")
+                return
+            if not line.strip():
+                continue
+            if line.startswith("/"):
+                if not await self._command(line.strip()):
+                    return
+                continue
+            await self._turn(line)
+
+    def _on_interrupt(self) -> None:
+        if self.session.abort():
+            self.render.line("(중단 요청)")
+        else:
+            self.render.line("(끝내려면 Ctrl-D 또는 /exit)")
+            self.render.write("› ")
+
+    async def _turn(self, text: str) -> None:
+        assert self.reader is not None
+        task = asyncio.create_task(self.session.prompt(text))
+        while not task.done():
+            getter = asyncio.ensure_future(self.reader.next())
+            await asyncio.wait({task, getter}, return_when=asyncio.FIRST_COMPLETED)
+            if not getter.done():
+                getter.cancel()
+                # The line (if one arrives later) stays in the queue for the next prompt.
+                continue
+            line = getter.result()
+            if line is None or line.strip() == "/stop":
+                self.session.abort()
+            elif self.answer_sink is not None and self.answer_sink(line):
+                continue
+            elif line.strip():
+                self.render.line("(답을 기다리는 중입니다. /stop 또는 Ctrl-C 로 중단)")
+        await task
+
+    async def _command(self, line: str) -> bool:
+        name, _, arg = line.partition(" ")
+        if name in ("/exit", "/quit"):
+            return False
+        if name == "/new":
+            self.switch(await self.builder.create(user_id=self.session.info.user_id))
+        elif name == "/sessions":
+            await self._list_sessions()
+        elif name == "/resume":
+            await self._resume(arg.strip())
+        elif name == "/stop":
+            self.render.line("실행 중인 턴이 없습니다.")
+        elif name == "/help":
+            self.render.line(_HELP)
+        else:
+            self.render.line(f"알 수 없는 명령: {name} (/help)")
+        return True
+
+    async def _list_sessions(self) -> None:
+        sessions = await self.builder.list()
+        if not sessions:
+            self.render.line("저장된 세션이 없습니다.")
+        for info in sessions[:20]:
+            when = datetime.fromtimestamp(info.updated_ms / 1000).strftime("%Y-%m-%d %H:%M")
+            mark = "*" if info.id == self.session.id else " "
+            self.render.line(f"{mark} {info.id}  {when}  {info.turns:>3}턴  {info.title}")
+
+    async def _resume(self, session_id: str) -> None:
+        if not session_id:
+            self.render.line("사용법: /resume <세션 id>")
+            return
+        session = await self.builder.open(session_id)
+        if session is None:
+            self.render.line(f"세션을 찾을 수 없습니다: {session_id}")
+            return
+        self.switch(session)
+
+
+_HELP = """명령:
+  /new            새 세션
+  /sessions       세션 목록
+  /resume ID      세션 이어가기
+  /stop           실행 중인 턴 중단 (Ctrl-C 도 같음)
+  /exit           끝내기 (Ctrl-D)"""

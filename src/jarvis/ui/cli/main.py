@@ -1,0 +1,65 @@
+"""The `jarvis` command line (typer)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Annotated
+
+import typer
+
+from jarvis.app.infra import AppAssembly, build_app
+from jarvis.app.session_builder import SessionBuilder
+from jarvis.app.settings import SettingsError, load_settings
+from jarvis.ui.cli.chat import ChatRepl
+
+app = typer.Typer(
+    name="jarvis",
+    help="Jarvis: a personal AI assistant that does real work while you stay in charge.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+def fail(message: str) -> typer.Exit:
+    typer.secho(message, fg="red", err=True)
+    return typer.Exit(2)
+
+
+def assemble(*, demo: bool) -> AppAssembly:
+    """Settings → assembly, or one clear line (no traceback) when a setting is wrong."""
+    try:
+        settings = load_settings()
+        return build_app(settings, demo=demo)
+    except SettingsError as exc:
+        raise fail(str(exc)) from None
+
+
+@app.command()
+def chat(
+    demo: Annotated[bool, typer.Option("--demo", help="Scripted model; runs offline.")] = False,
+    session: Annotated[str | None, typer.Option("--session", help="Resume a session.")] = None,
+) -> None:
+    """Chat in the terminal."""
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    assembly = assemble(demo=demo)
+    asyncio.run(_chat(assembly, session))
+
+
+async def _chat(assembly: AppAssembly, session_id: str | None) -> None:
+    builder = SessionBuilder(assembly)
+    try:
+        if session_id:
+            found = await builder.open(session_id)
+            if found is None:
+                raise fail(f"세션을 찾을 수 없습니다: {session_id} (jarvis chat 에서 /sessions)")
+            session = found
+        else:
+            session = await builder.create()
+        await ChatRepl(builder, session).run()
+    finally:
+        await assembly.aclose()
+
+
+if __name__ == "__main__":
+    app()

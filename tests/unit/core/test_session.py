@@ -1,0 +1,138 @@
+"""AgentSession.prompt(): validation → memory → loop → record → episode, per SPEC §6."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from jarvis.agent_layer.loop import AgentLoopConfig
+from jarvis.agent_layer.sessions import MemorySessionStore, SessionInfo
+from jarvis.agent_layer.tools import NoTools
+from jarvis.common.clock import Clock
+from jarvis.core.session import AgentSession, SessionSetup, TurnOutcome
+from jarvis.memory import MemoryService, MemorySettings
+from jarvis.model_layer import FauxProvider, FauxResponse, FauxToolCall, ToolSpec, UserMessage
+
+
+class TickClock(Clock):
+    def __init__(self) -> None:
+        self.now = 1_000
+
+    def now_ms(self) -> int:
+        self.now += 1
+        return self.now
+
+
+class OneUnknownTool(NoTools):
+    """Advertises a tool it cannot run, so every call is an error result."""
+
+    def specs(self) -> list[ToolSpec]:
+        return [ToolSpec(name="missing", description="not really there")]
+
+
+async def make_session(
+    provider: FauxProvider, *, memory: bool = True, max_turns: int = 20
+) -> tuple[AgentSession, MemorySessionStore, MemoryService]:
+    store = MemorySessionStore()
+    service = MemoryService(MemorySettings(enabled=memory))
+    setup = SessionSetup(
+        agent_id="main", agent_name="JARVIS", provider=provider, model="faux",
+        system_prompt=lambda tools: "SYSTEM", tools=OneUnknownTool, store=store, memory=service,
+        loop_config=AgentLoopConfig(max_turns=max_turns), input_max_length=100,
+        clock=TickClock(),
+    )
+    info = SessionInfo(id="s1")
+    await store.create(info)
+    return AgentSession(setup, info), store, service
+
+
+async def test_a_turn_is_recorded_with_the_user_message_first() -> None:
+    session, store, _ = await make_session(FauxProvider(["hi!"]))
+    outcome = await session.prompt("hello")
+    assert outcome.answer == "hi!" and outcome.turn == 1
+    entries = await store.history("s1")
+    assert [(e.turn, e.message.role) for e in entries] == [(1, "user"), (1, "assistant")]
+    info = await store.get_info("s1")
+    assert info is not None and info.turns == 1 and info.title == "hello"
+
+
+async def test_the_model_sees_only_the_last_three_turns() -> None:
+    provider = FauxProvider([f"answer {i}" for i in range(1, 7)])
+    session, _, _ = await make_session(provider)
+    for i in range(1, 7):
+        await session.prompt(f"question {i}")
+    shown = [m.content for m in provider.calls[-1].messages if isinstance(m, UserMessage)]
+    assert shown == ["question 3", "question 4", "question 5", "question 6"]
+
+
+async def test_recalled_memory_is_in_the_system_prompt() -> None:
+    provider = FauxProvider([f"noted {i}" for i in range(6)])
+    session, _, _ = await make_session(provider)
+    await session.prompt("my parking spot is B12")
+    for i in range(4):
+        await session.prompt(f"filler {i}")
+    await session.prompt("where is my parking spot")
+    system = provider.calls[-1].system_prompt
+    assert system.startswith("SYSTEM") and "[장기 기억]" in system and "B12" in system
+
+
+async def test_invalid_input_runs_nothing_and_records_nothing() -> None:
+    provider = FauxProvider(["never"])
+    session, store, _ = await make_session(provider)
+    events: list[BaseModel] = []
+    session.subscribe(events.append)
+    outcome = await session.prompt("<script>alert(1)</script>")
+    assert outcome.ended_by == "invalid" and outcome.error
+    assert provider.calls == [] and await store.history("s1") == []
+    assert [e.type for e in events] == ["validation_error"]
+
+
+async def test_passing_input_reaches_the_model_escaped() -> None:
+    provider = FauxProvider(["ok"])
+    session, _, _ = await make_session(provider)
+    await session.prompt("a < b")
+    assert provider.calls[0].messages[-1].content == "a &lt; b"
+
+
+async def test_episode_records_overflow_and_successful_calls() -> None:
+    def script(ctx: object) -> FauxResponse:
+        if not getattr(ctx, "tools", None):
+            return FauxResponse(text="summary")
+        return FauxResponse(tool_calls=[FauxToolCall(name="missing", arguments={"x": 1})])
+
+    session, _, memory = await make_session(FauxProvider(script=script), max_turns=1)
+    await session.prompt("do a long thing")
+    (episode,) = await memory.episodes("main", "local")
+    assert episode.metadata == {"overflow": True}
+    assert episode.tool_calls == []  # unknown tool calls are errors, not successes
+    assert episode.outcome == "failure"
+
+
+async def test_abort_stops_the_running_turn() -> None:
+    session, _, _ = await make_session(FauxProvider([FauxResponse(text="x", delay_sec=10)]))
+    task = asyncio.create_task(session.prompt("slow"))
+    await asyncio.sleep(0.05)
+    assert session.running and session.abort()
+    outcome: TurnOutcome = await asyncio.wait_for(task, 2)
+    assert outcome.ended_by == "aborted"
+    assert not session.abort()
+
+
+async def test_turns_are_serialised_per_session() -> None:
+    provider = FauxProvider([FauxResponse(text="first", delay_sec=0.05), "second"])
+    session, store, _ = await make_session(provider)
+    await asyncio.gather(session.prompt("one"), session.prompt("two"))
+    turns = [(e.turn, e.message.content) for e in await store.history("s1")]
+    assert turns == [(1, "one"), (1, "first"), (2, "two"), (2, "second")]
+
+
+async def test_a_failing_subscriber_does_not_break_the_turn(tmp_path: Path) -> None:
+    session, _, _ = await make_session(FauxProvider(["fine"]))
+
+    def broken(event: BaseModel) -> None:
+        raise RuntimeError("ui crashed")
+
+    session.subscribe(broken)
+    assert (await session.prompt("hi")).answer == "fine"

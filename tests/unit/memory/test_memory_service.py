@@ -1,0 +1,64 @@
+"""MemoryService: section order, recall, window exclusion, episode limits."""
+
+from __future__ import annotations
+
+from jarvis.memory import MemoryScope, MemoryService, MemorySettings, make_episode
+
+
+def episode(turn: int, utterance: str, session: str = "s1") -> object:
+    return make_episode(
+        agent_id="main", user_id="u", session_id=session, turn=turn, ts_ms=turn,
+        utterance=utterance, answer="ok", successful_calls=[], outcome="success", overflow=False,
+    )
+
+
+async def test_sections_follow_the_seed_order() -> None:
+    memory = MemoryService(MemorySettings())
+    scope = MemoryScope("main", "u", "s1", 10)
+    await memory.remember(scope, "shared", "team board", 1)
+    await memory.remember(scope, "task_pattern", "always run tests", 1)
+    await memory.remember(scope, "procedure", "deploy steps", 1)
+    await memory.remember(scope, "fact", "user lives in Seoul", 1)
+    await memory.remember(scope, "semantic", "deploy happens on friday", 1)
+    block = await memory.observe(scope, "when is the deploy")
+    order = ["[핵심 사실]", "[장기 기억]", "[절차 기억]", "[작업 패턴]", "[작업 공유 메모리]"]
+    positions = [block.index(title) for title in order]
+    assert positions == sorted(positions)
+    assert "deploy happens on friday" in block
+
+
+async def test_recall_skips_turns_the_model_already_sees() -> None:
+    memory = MemoryService(MemorySettings(recent_turns=3))
+    for turn in range(1, 6):
+        await memory.record_episode(episode(turn, f"report number{turn} draft"))  # type: ignore[arg-type]
+    block = await memory.observe(MemoryScope("main", "u", "s1", 6), "report draft")
+    assert "number1" in block and "number2" in block
+    assert "number3" not in block and "number5" not in block
+
+
+async def test_recall_is_scoped_to_agent_and_user() -> None:
+    memory = MemoryService(MemorySettings())
+    await memory.record_episode(episode(1, "secret plan", session="other"))  # type: ignore[arg-type]
+    assert await memory.observe(MemoryScope("karen", "u", "s9", 1), "secret plan") == ""
+    assert await memory.observe(MemoryScope("main", "other-user", "s9", 1), "secret plan") == ""
+    assert "secret plan" in await memory.observe(MemoryScope("main", "u", "s9", 1), "plan")
+
+
+async def test_disabled_memory_injects_and_records_nothing() -> None:
+    memory = MemoryService(MemorySettings(enabled=False))
+    await memory.record_episode(episode(1, "hello world"))  # type: ignore[arg-type]
+    assert await memory.episodes("main", "u") == []
+    assert await memory.observe(MemoryScope("main", "u", "s2", 1), "hello world") == ""
+
+
+def test_episode_limits() -> None:
+    ep = make_episode(
+        agent_id="main", user_id="u", session_id="s", turn=1, ts_ms=0,
+        utterance="u" * 1500, answer="a" * 1500,
+        successful_calls=[("bash", {"command": "c" * 500, "timeout": 5, "nested": {"k": "v"}})],
+        outcome="success", overflow=True,
+    )
+    assert len(ep.utterance) == 1000 and len(ep.answer) == 1000
+    args = ep.tool_calls[0].args
+    assert len(args["command"]) == 200 and args["timeout"] == 5 and args["nested"] == "{'k': 'v'}"
+    assert ep.metadata == {"overflow": True}
