@@ -6,6 +6,14 @@ from jarvis.agent_layer.sessions.base import (
     SessionNotFound,
     SessionStore,
 )
+from jarvis.agent_layer.sessions.jsonl_store import JsonlSessionStore
 from jarvis.agent_layer.sessions.memory_store import MemorySessionStore
 
-__all__ = ["MemorySessionStore", "SessionEntry", "SessionInfo", "SessionNotFound", "SessionStore"]
+__all__ = [
+    "JsonlSessionStore",
+    "MemorySessionStore",
+    "SessionEntry",
+    "SessionInfo",
+    "SessionNotFound",
+    "SessionStore",
+]

@@ -1,0 +1,107 @@
+"""JSONL specifics: format, resume, crash recovery, bounded reads."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+
+from jarvis.agent_layer.sessions import JsonlSessionStore, SessionEntry, SessionInfo
+from jarvis.model_layer import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
+
+
+def turn(n: int) -> list[SessionEntry]:
+    return [
+        SessionEntry(turn=n, ts_ms=n, message=UserMessage(content=f"q{n}")),
+        SessionEntry(turn=n, ts_ms=n, message=AssistantMessage(
+            content="", tool_calls=[ToolCall(id=f"c{n}", name="bash", arguments={"command": "ls"})]
+        )),
+        SessionEntry(turn=n, ts_ms=n, message=ToolResultMessage(
+            tool_call_id=f"c{n}", tool_name="bash", content="a\nb")),
+        SessionEntry(turn=n, ts_ms=n, message=AssistantMessage(content=f"a{n}")),
+    ]
+
+
+async def filled(root: Path, turns: int, sid: str = "s1") -> JsonlSessionStore:
+    store = JsonlSessionStore(root)
+    await store.create(SessionInfo(id=sid, agent_id="main", created_ms=1))
+    for n in range(1, turns + 1):
+        await store.append(sid, turn(n))
+    return store
+
+
+async def test_file_format_has_a_header_then_one_line_per_entry(tmp_path: Path) -> None:
+    await filled(tmp_path, 2)
+    lines = (tmp_path / "s1.jsonl").read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    assert header["type"] == "header" and header["format"] == 1 and header["id"] == "s1"
+    assert len(lines) == 1 + 8
+    assert all(json.loads(line)["type"] == "entry" for line in lines[1:])
+
+
+async def test_resume_in_a_new_store_gives_the_same_view(tmp_path: Path) -> None:
+    first = await filled(tmp_path, 40)
+    second = JsonlSessionStore(tmp_path)
+    assert await second.recent("s1", 3) == await first.recent("s1", 3)
+    assert await second.history("s1") == await first.history("s1")
+    info = await second.get_info("s1")
+    assert info is not None and info.turns == 40 and info.title == "q1"
+    await second.append("s1", turn(41))
+    assert [e.turn for e in await second.recent("s1", 2)][0] == 40
+
+
+async def test_torn_last_line_is_skipped_and_next_append_is_clean(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    await filled(tmp_path, 3)
+    path = tmp_path / "s1.jsonl"
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write('{"type": "entry", "turn": 4, "ts_ms": 4, "message": {"role": "us')
+    store = JsonlSessionStore(tmp_path)
+    with caplog.at_level(logging.WARNING, logger="jarvis.sessions"):
+        recent = await store.recent("s1", 1)
+    assert {e.turn for e in recent} == {3}
+    assert "torn or corrupt" in caplog.text
+    await store.append("s1", turn(4))
+    reread = JsonlSessionStore(tmp_path)
+    assert [e.turn for e in await reread.history("s1")][-4:] == [4, 4, 4, 4]
+    assert len(await reread.history("s1")) == 16
+
+
+async def test_garbage_in_the_middle_loses_no_other_line(tmp_path: Path) -> None:
+    await filled(tmp_path, 2)
+    path = tmp_path / "s1.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines.insert(3, "\x00\x00 not json {{{")
+    lines.insert(5, '{"type": "entry", "turn": 1}')  # valid JSON, not a valid entry
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert len(await JsonlSessionStore(tmp_path).history("s1")) == 8
+
+
+async def test_resuming_a_long_session_reads_a_bounded_amount(tmp_path: Path) -> None:
+    await filled(tmp_path, 20_000)
+    size = (tmp_path / "s1.jsonl").stat().st_size
+    store = JsonlSessionStore(tmp_path)
+    recent = await store.recent("s1", 3)
+    assert {e.turn for e in recent} == {19_998, 19_999, 20_000}
+    assert store.bytes_read < 300_000 < size // 20
+    info = await store.get_info("s1")
+    assert info is not None and info.turns == 20_000
+
+
+async def test_appends_do_not_read_the_file(tmp_path: Path) -> None:
+    store = await filled(tmp_path, 2_000)
+    before = store.bytes_read
+    for n in range(2_001, 2_011):
+        await store.append("s1", turn(n))
+        await store.recent("s1", 3)
+    assert store.bytes_read == before
+
+
+async def test_bad_session_ids_are_rejected(tmp_path: Path) -> None:
+    store = JsonlSessionStore(tmp_path)
+    for bad in ["../x", "a/b", "", "x" * 65, "a.b"]:
+        with pytest.raises(ValueError):
+            await store.create(SessionInfo(id=bad))
