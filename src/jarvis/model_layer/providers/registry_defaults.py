@@ -1,0 +1,24 @@
+"""The provider registry with the built-in providers."""
+
+from __future__ import annotations
+
+from jarvis.common.i18n import Language
+from jarvis.model_layer.config import ModelSettings
+from jarvis.model_layer.provider import Provider, ProviderRegistry
+from jarvis.model_layer.providers.faux import FauxProvider
+from jarvis.model_layer.providers.openai_provider import OpenAIProvider
+
+
+def default_provider_registry(language: Language = "ko") -> ProviderRegistry:
+    registry = ProviderRegistry()
+    registry.register("faux", FauxProvider.from_settings)
+    registry.register("openai", lambda s: OpenAIProvider.from_settings(s, language))
+    registry.register("anthropic", lambda s: _anthropic(s, language))
+    return registry
+
+
+def _anthropic(settings: ModelSettings, language: Language) -> Provider:
+    # Imported here: the anthropic SDK is an optional extra.
+    from jarvis.model_layer.providers.anthropic_provider import AnthropicProvider
+
+    return AnthropicProvider.from_settings(settings, language)
