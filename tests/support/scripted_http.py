@@ -43,13 +43,21 @@ class ScriptedServer:
                 raw = self.rfile.read(length) if length else b"{}"
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 server.received.append(Received(self.path, headers, json.loads(raw)))
-                reply = server.queue.pop(0) if server.queue else Scripted(
-                    status=500, chunks=[b'{"error": {"message": "script exhausted"}}'],
-                    content_type="application/json")
+                reply = (
+                    server.queue.pop(0)
+                    if server.queue
+                    else Scripted(
+                        status=500,
+                        chunks=[b'{"error": {"message": "script exhausted"}}'],
+                        content_type="application/json",
+                    )
+                )
                 body = b"".join(reply.chunks)
                 self.send_response(reply.status)
                 self.send_header("Content-Type", reply.content_type)
-                self.send_header("Content-Length", str(len(body) + (1000 if reply.break_after else 0)))
+                self.send_header(
+                    "Content-Length", str(len(body) + (1000 if reply.break_after else 0))
+                )
                 self.end_headers()
                 for chunk in reply.chunks:
                     self.wfile.write(chunk)
@@ -59,7 +67,9 @@ class ScriptedServer:
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.port = self.httpd.server_address[1]
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self.thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     @property
     def url(self) -> str:

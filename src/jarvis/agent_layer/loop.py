@@ -44,8 +44,15 @@ from jarvis.model_layer.messages import (
 from jarvis.model_layer.provider import Provider
 
 EndedBy = Literal[
-    "answer", "final_tool", "denied", "timeout", "overflow_summary", "max_turns", "aborted",
-    "error", "empty",
+    "answer",
+    "final_tool",
+    "denied",
+    "timeout",
+    "overflow_summary",
+    "max_turns",
+    "aborted",
+    "error",
+    "empty",
 ]
 ContextHook = Callable[[LLMContext], Awaitable[LLMContext]]
 _T = TypeVar("_T")
@@ -169,8 +176,12 @@ class _Loop:
                 extra = None
                 if resume_summary is not None:
                     remaining = rounds - index
-                    extra = t("loop.resume_instruction", self.lang,
-                              summary=resume_summary, remaining=remaining)
+                    extra = t(
+                        "loop.resume_instruction",
+                        self.lang,
+                        summary=resume_summary,
+                        remaining=remaining,
+                    )
                 ended = await self._round(extra)
                 if ended is not None:
                     return ended
@@ -216,8 +227,9 @@ class _Loop:
             tools = ", ".join(dict.fromkeys(call.name for call in calls))
             timed_out = all(result.denial == "timeout" for result in results)
             key = "approval.timeout_turn_end" if timed_out else "approval.denied_turn_end"
-            return self._finish(t(key, self.lang, tools=tools),
-                                "timeout" if timed_out else "denied", stream=True)
+            return self._finish(
+                t(key, self.lang, tools=tools), "timeout" if timed_out else "denied", stream=True
+            )
         if all(result.final and not result.is_error for result in results):
             text = "\n\n".join(result.content for result in results)
             return self._finish(text, "final_tool", stream=True)
@@ -246,25 +258,36 @@ class _Loop:
             await flush()
         ordered = [results[i] for i in range(len(calls))]
         for call, result in zip(calls, ordered, strict=True):
-            self._record(ToolResultMessage(tool_call_id=call.id, tool_name=call.name,
-                                           content=result.content, is_error=result.is_error))
+            self._record(
+                ToolResultMessage(
+                    tool_call_id=call.id,
+                    tool_name=call.name,
+                    content=result.content,
+                    is_error=result.is_error,
+                )
+            )
             self.tool_runs.append(ToolRun(call=call, result=result))
         return ordered
 
     async def _run_tool(self, call: ToolCall) -> ToolResult:
-        self.emit(ToolExecutionStart(tool_call_id=call.id, tool_name=call.name,
-                                     args=call.arguments))
+        self.emit(
+            ToolExecutionStart(tool_call_id=call.id, tool_name=call.name, args=call.arguments)
+        )
         try:
             result = await self.tools.execute(call, self.tool_context)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a broken tool must never crash the loop
             result = ToolResult(content=f"tool {call.name} failed: {exc}", is_error=True)
-        self.emit(ToolExecutionEnd(
-            tool_call_id=call.id, tool_name=call.name, is_error=result.is_error,
-            result_preview=result.content[:_PREVIEW_CHARS],
-            decision=result.details.get("decision"),
-        ))
+        self.emit(
+            ToolExecutionEnd(
+                tool_call_id=call.id,
+                tool_name=call.name,
+                is_error=result.is_error,
+                result_preview=result.content[:_PREVIEW_CHARS],
+                decision=result.details.get("decision"),
+            )
+        )
         return result
 
     async def _race(
@@ -289,8 +312,14 @@ class _Loop:
             done = results or {}
             for index, call in enumerate(calls):
                 content = done[index].content if index in done else t("loop.aborted", self.lang)
-                self._record(ToolResultMessage(tool_call_id=call.id, tool_name=call.name,
-                                               content=content, is_error=index not in done))
+                self._record(
+                    ToolResultMessage(
+                        tool_call_id=call.id,
+                        tool_name=call.name,
+                        content=content,
+                        is_error=index not in done,
+                    )
+                )
         raise _Aborted
 
     async def _call_model(
@@ -299,8 +328,11 @@ class _Loop:
         messages = list(self.context)
         if instruction:
             messages.append(UserMessage(content=instruction))
-        ctx = LLMContext(system_prompt=self.system_prompt, messages=messages,
-                         tools=self.tools.specs() if with_tools else [])
+        ctx = LLMContext(
+            system_prompt=self.system_prompt,
+            messages=messages,
+            tools=self.tools.specs() if with_tools else [],
+        )
         if self.transform_context is not None:
             ctx = await self.transform_context(ctx)
         return await self._race(self._consume(ctx, stream))
@@ -335,8 +367,9 @@ class _Loop:
     async def _summarise(self) -> str:
         """The summary call: no tools, not streamed, not recorded; capped at 2,000 chars."""
         self._check_abort()
-        call = await self._call_model(t("loop.summary_request", self.lang),
-                                      with_tools=False, stream=False)
+        call = await self._call_model(
+            t("loop.summary_request", self.lang), with_tools=False, stream=False
+        )
         self._check_abort()
         summary = call.message.content.strip() if call.error is None else ""
         return summary[:SUMMARY_MAX_CHARS] if summary else self._fallback_summary()
@@ -373,8 +406,13 @@ class _Loop:
 
     def _result(self, text: str, ended_by: EndedBy) -> LoopResult:
         return LoopResult(
-            messages=self.new_messages, final_text=text, ended_by=ended_by, turns=self.turns,
-            overflows=self.overflows, usage=self.usage, tool_runs=self.tool_runs,
+            messages=self.new_messages,
+            final_text=text,
+            ended_by=ended_by,
+            turns=self.turns,
+            overflows=self.overflows,
+            usage=self.usage,
+            tool_runs=self.tool_runs,
         )
 
 

@@ -1,4 +1,4 @@
-"""InfraBuilder: one place builds the shared infrastructure from settings; every front end uses it."""
+"""InfraBuilder: one place builds the shared infrastructure; every front end uses it."""
 
 from __future__ import annotations
 

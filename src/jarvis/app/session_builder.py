@@ -60,8 +60,13 @@ class SessionBuilder:
 
     async def create(self, *, user_id: str = "local") -> AgentSession:
         now = self.app.clock.now_ms()
-        info = SessionInfo(id=new_id()[:16], agent_id=self.agent_id, user_id=user_id,
-                           created_ms=now, updated_ms=now)
+        info = SessionInfo(
+            id=new_id()[:16],
+            agent_id=self.agent_id,
+            user_id=user_id,
+            created_ms=now,
+            updated_ms=now,
+        )
         await self.app.session_store.create(info)
         return self._keep(AgentSession(self.setup(), info))
 

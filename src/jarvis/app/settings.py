@@ -18,7 +18,8 @@ from pydantic_settings import (
     PydanticBaseSettingsSource,
     SettingsConfigDict,
 )
-from ruamel.yaml import YAML, YAMLError
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
 
 from jarvis.agent_layer.config import LoopSettings
 from jarvis.common.i18n import Language, t
@@ -79,7 +80,9 @@ class Settings(BaseSettings):
         try:
             ZoneInfo(value)
         except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError(f"unknown timezone {value!r} (use an IANA name like Asia/Seoul)")
+            raise ValueError(
+                f"unknown timezone {value!r} (use an IANA name like Asia/Seoul)"
+            ) from None
         return value
 
     @property
@@ -95,8 +98,12 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        return (init_settings, env_settings, dotenv_settings,
-                _YamlFileSource(settings_cls, init_settings))
+        return (
+            init_settings,
+            env_settings,
+            dotenv_settings,
+            _YamlFileSource(settings_cls, init_settings),
+        )
 
 
 class _YamlFileSource(PydanticBaseSettingsSource):

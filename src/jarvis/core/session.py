@@ -120,21 +120,39 @@ class AgentSession:
         recent = await self._recent()
         tools = setup.tools()
         system_prompt = await self._system_prompt(tools, checked.text, turn)
-        ctx = ToolCallContext(session_id=self.id, agent_id=setup.agent_id, turn=turn,
-                              abort=abort, user_id=self.info.user_id)
+        ctx = ToolCallContext(
+            session_id=self.id,
+            agent_id=setup.agent_id,
+            turn=turn,
+            abort=abort,
+            user_id=self.info.user_id,
+        )
         try:
             result = await run_agent_loop(
-                provider=setup.provider, model=setup.model, system_prompt=system_prompt,
-                history=[*recent, user], tools=tools, emit=self.emit, tool_context=ctx,
-                config=setup.loop_config, agent_name=setup.agent_name,
+                provider=setup.provider,
+                model=setup.model,
+                system_prompt=system_prompt,
+                history=[*recent, user],
+                tools=tools,
+                emit=self.emit,
+                tool_context=ctx,
+                config=setup.loop_config,
+                agent_name=setup.agent_name,
             )
         except Exception as exc:  # the loop should not raise; if it does, say so and keep going
             _log.exception("agent loop failed")
             self.emit(AgentError(message=str(exc)))
             return TurnOutcome(self.id, turn, checked.text, "", "error", error=str(exc))
         await self._record(turn, user, result)
-        outcome = TurnOutcome(self.id, turn, checked.text, result.final_text, result.ended_by,
-                              result=result, error=result.error)
+        outcome = TurnOutcome(
+            self.id,
+            turn,
+            checked.text,
+            result.final_text,
+            result.ended_by,
+            result=result,
+            error=result.error,
+        )
         await self._episode(outcome, result)
         for job in setup.after_turn:
             await job(outcome)
@@ -167,13 +185,22 @@ class AgentSession:
         memory = self.setup.memory
         if memory is None:
             return
-        calls = [(run.call.name, run.call.arguments) for run in result.tool_runs
-                 if not run.result.is_error]
+        calls = [
+            (run.call.name, run.call.arguments)
+            for run in result.tool_runs
+            if not run.result.is_error
+        ]
         episode = make_episode(
-            agent_id=self.setup.agent_id, user_id=self.info.user_id, session_id=self.id,
-            turn=outcome.turn, ts_ms=self.setup.clock.now_ms(), utterance=outcome.user_text,
-            answer=outcome.answer, successful_calls=calls,
-            outcome=_episode_outcome(result), overflow=result.overflows > 0,
+            agent_id=self.setup.agent_id,
+            user_id=self.info.user_id,
+            session_id=self.id,
+            turn=outcome.turn,
+            ts_ms=self.setup.clock.now_ms(),
+            utterance=outcome.user_text,
+            answer=outcome.answer,
+            successful_calls=calls,
+            outcome=_episode_outcome(result),
+            overflow=result.overflows > 0,
         )
         await memory.record_episode(episode)
 

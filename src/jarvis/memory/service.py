@@ -67,16 +67,30 @@ class MemoryService:
         text = f"{episode.utterance} → {episode.answer}"
         await self.store.add(
             MemoryItem(
-                id=new_id(), kind="episode", agent_id=episode.agent_id, user_id=episode.user_id,
-                text=text, session_id=episode.session_id, turn=episode.turn,
-                ts_ms=episode.ts_ms, episode=episode,
+                id=new_id(),
+                kind="episode",
+                agent_id=episode.agent_id,
+                user_id=episode.user_id,
+                text=text,
+                session_id=episode.session_id,
+                turn=episode.turn,
+                ts_ms=episode.ts_ms,
+                episode=episode,
             )
         )
 
     async def remember(self, scope: MemoryScope, kind: ItemKind, text: str, ts_ms: int) -> None:
         await self.store.add(
-            MemoryItem(id=new_id(), kind=kind, agent_id=scope.agent_id, user_id=scope.user_id,
-                       text=text, session_id=scope.session_id, turn=scope.turn, ts_ms=ts_ms)
+            MemoryItem(
+                id=new_id(),
+                kind=kind,
+                agent_id=scope.agent_id,
+                user_id=scope.user_id,
+                text=text,
+                session_id=scope.session_id,
+                turn=scope.turn,
+                ts_ms=ts_ms,
+            )
         )
 
     async def episodes(self, agent_id: str, user_id: str) -> list[Episode]:

@@ -64,8 +64,11 @@ def test_dotenv_file_is_read(tmp_path: Path) -> None:
         ("JARVIS_LOOP__MAX_TURNS", "0", "JARVIS_LOOP__MAX_TURNS"),
         ("JARVIS_LANGUAGE", "fr", "JARVIS_LANGUAGE"),
         ("JARVIS_TIMEZONE", "Mars/Base", "JARVIS_TIMEZONE"),
-        ("JARVIS_SECURITY__DANGEROUS_COMMANDS", '["(unclosed"]',
-         "JARVIS_SECURITY__DANGEROUS_COMMANDS"),
+        (
+            "JARVIS_SECURITY__DANGEROUS_COMMANDS",
+            '["(unclosed"]',
+            "JARVIS_SECURITY__DANGEROUS_COMMANDS",
+        ),
         ("JARVIS_STORAGE__BACKEND", "sqlite", "JARVIS_STORAGE__BACKEND"),
     ],
 )
@@ -82,5 +85,5 @@ def test_a_wrong_value_is_one_line_naming_the_setting(
 
 def test_broken_config_yaml_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "config.yaml").write_text("model: [unclosed\n", encoding="utf-8")
-    with pytest.raises(SettingsError, match="config.yaml"):
+    with pytest.raises(SettingsError, match=r"config\.yaml"):
         load_settings()

@@ -38,9 +38,16 @@ async def make_session(
     store = MemorySessionStore()
     service = MemoryService(MemorySettings(enabled=memory))
     setup = SessionSetup(
-        agent_id="main", agent_name="JARVIS", provider=provider, model="faux",
-        system_prompt=lambda tools: "SYSTEM", tools=OneUnknownTool, store=store, memory=service,
-        loop_config=AgentLoopConfig(max_turns=max_turns), input_max_length=100,
+        agent_id="main",
+        agent_name="JARVIS",
+        provider=provider,
+        model="faux",
+        system_prompt=lambda tools: "SYSTEM",
+        tools=OneUnknownTool,
+        store=store,
+        memory=service,
+        loop_config=AgentLoopConfig(max_turns=max_turns),
+        input_max_length=100,
         clock=TickClock(),
     )
     info = SessionInfo(id="s1")

@@ -7,8 +7,16 @@ from jarvis.memory import MemoryScope, MemoryService, MemorySettings, make_episo
 
 def episode(turn: int, utterance: str, session: str = "s1") -> object:
     return make_episode(
-        agent_id="main", user_id="u", session_id=session, turn=turn, ts_ms=turn,
-        utterance=utterance, answer="ok", successful_calls=[], outcome="success", overflow=False,
+        agent_id="main",
+        user_id="u",
+        session_id=session,
+        turn=turn,
+        ts_ms=turn,
+        utterance=utterance,
+        answer="ok",
+        successful_calls=[],
+        outcome="success",
+        overflow=False,
     )
 
 
@@ -53,10 +61,16 @@ async def test_disabled_memory_injects_and_records_nothing() -> None:
 
 def test_episode_limits() -> None:
     ep = make_episode(
-        agent_id="main", user_id="u", session_id="s", turn=1, ts_ms=0,
-        utterance="u" * 1500, answer="a" * 1500,
+        agent_id="main",
+        user_id="u",
+        session_id="s",
+        turn=1,
+        ts_ms=0,
+        utterance="u" * 1500,
+        answer="a" * 1500,
         successful_calls=[("bash", {"command": "c" * 500, "timeout": 5, "nested": {"k": "v"}})],
-        outcome="success", overflow=True,
+        outcome="success",
+        overflow=True,
     )
     assert len(ep.utterance) == 1000 and len(ep.answer) == 1000
     args = ep.tool_calls[0].args

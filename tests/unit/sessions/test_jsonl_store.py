@@ -15,11 +15,19 @@ from jarvis.model_layer import AssistantMessage, ToolCall, ToolResultMessage, Us
 def turn(n: int) -> list[SessionEntry]:
     return [
         SessionEntry(turn=n, ts_ms=n, message=UserMessage(content=f"q{n}")),
-        SessionEntry(turn=n, ts_ms=n, message=AssistantMessage(
-            content="", tool_calls=[ToolCall(id=f"c{n}", name="bash", arguments={"command": "ls"})]
-        )),
-        SessionEntry(turn=n, ts_ms=n, message=ToolResultMessage(
-            tool_call_id=f"c{n}", tool_name="bash", content="a\nb")),
+        SessionEntry(
+            turn=n,
+            ts_ms=n,
+            message=AssistantMessage(
+                content="",
+                tool_calls=[ToolCall(id=f"c{n}", name="bash", arguments={"command": "ls"})],
+            ),
+        ),
+        SessionEntry(
+            turn=n,
+            ts_ms=n,
+            message=ToolResultMessage(tool_call_id=f"c{n}", tool_name="bash", content="a\nb"),
+        ),
         SessionEntry(turn=n, ts_ms=n, message=AssistantMessage(content=f"a{n}")),
     ]
 
@@ -49,7 +57,7 @@ async def test_resume_in_a_new_store_gives_the_same_view(tmp_path: Path) -> None
     info = await second.get_info("s1")
     assert info is not None and info.turns == 40 and info.title == "q1"
     await second.append("s1", turn(41))
-    assert [e.turn for e in await second.recent("s1", 2)][0] == 40
+    assert next(e.turn for e in await second.recent("s1", 2)) == 40
 
 
 async def test_torn_last_line_is_skipped_and_next_append_is_clean(

@@ -53,8 +53,11 @@ async def test_create_twice_keeps_the_first(store: SessionStore) -> None:
 
 
 async def test_list_newest_first_with_filters(store: SessionStore) -> None:
-    for sid, agent, user, ts in [("s1", "main", "u", 10), ("s2", "karen", "u", 30),
-                                 ("s3", "main", "v", 20)]:
+    for sid, agent, user, ts in [
+        ("s1", "main", "u", 10),
+        ("s2", "karen", "u", 30),
+        ("s3", "main", "v", 20),
+    ]:
         await store.create(SessionInfo(id=sid, agent_id=agent, user_id=user, created_ms=ts))
         await store.append(sid, turn(1, ts))
     assert [i.id for i in await store.list_sessions()] == ["s2", "s3", "s1"]
@@ -63,7 +66,9 @@ async def test_list_newest_first_with_filters(store: SessionStore) -> None:
     assert [i.id for i in await store.list_sessions(agent_id="main", user_id="v")] == ["s3"]
 
 
-@pytest.mark.parametrize(("n", "expected"), [(0, []), (1, [5]), (3, [3, 4, 5]), (9, [1, 2, 3, 4, 5])])
+@pytest.mark.parametrize(
+    ("n", "expected"), [(0, []), (1, [5]), (3, [3, 4, 5]), (9, [1, 2, 3, 4, 5])]
+)
 async def test_recent_returns_whole_last_turns(
     store: SessionStore, n: int, expected: list[int]
 ) -> None:
@@ -82,7 +87,11 @@ async def test_history_keeps_order_and_message_types(store: SessionStore) -> Non
         await store.append("h1", turn(i, i))
     history = await store.history("h1")
     assert [(e.turn, e.message.role) for e in history] == [
-        (1, "user"), (1, "assistant"), (2, "user"), (2, "assistant"), (3, "user"),
+        (1, "user"),
+        (1, "assistant"),
+        (2, "user"),
+        (2, "assistant"),
+        (3, "user"),
         (3, "assistant"),
     ]
     assert isinstance(history[1].message, AssistantMessage)

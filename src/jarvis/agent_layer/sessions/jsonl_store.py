@@ -79,8 +79,14 @@ class JsonlSessionStore(SessionStore):
         path = self._path(info.id)
         if path.exists():
             return
-        header = {"type": "header", "format": FORMAT, "id": info.id, "agent_id": info.agent_id,
-                  "user_id": info.user_id, "created_ms": info.created_ms}
+        header = {
+            "type": "header",
+            "format": FORMAT,
+            "id": info.id,
+            "agent_id": info.agent_id,
+            "user_id": info.user_id,
+            "created_ms": info.created_ms,
+        }
         with path.open("x", encoding="utf-8") as handle:
             handle.write(json.dumps(header, ensure_ascii=False) + "\n")
         self._tails[info.id] = _Tail(info=info.model_copy())
@@ -165,9 +171,12 @@ class JsonlSessionStore(SessionStore):
             if header is None or header.get("type") != "header":
                 _log.warning("%s: no header line; skipped", path)
                 return None
-            info = SessionInfo(id=str(header["id"]), agent_id=str(header.get("agent_id", "main")),
-                               user_id=str(header.get("user_id", "local")),
-                               created_ms=int(header.get("created_ms", 0)))
+            info = SessionInfo(
+                id=str(header["id"]),
+                agent_id=str(header.get("agent_id", "main")),
+                user_id=str(header.get("user_id", "local")),
+                created_ms=int(header.get("created_ms", 0)),
+            )
             info.updated_ms = info.created_ms
             info.title = _first_user_text(head, path)
             lines, reached_start = self._lines_from_end(handle, size, window)
@@ -212,8 +221,12 @@ class JsonlSessionStore(SessionStore):
 
 
 def _entry_line(entry: SessionEntry) -> str:
-    record = {"type": "entry", "turn": entry.turn, "ts_ms": entry.ts_ms,
-              "message": entry.message.model_dump(mode="json")}
+    record = {
+        "type": "entry",
+        "turn": entry.turn,
+        "ts_ms": entry.ts_ms,
+        "message": entry.message.model_dump(mode="json"),
+    }
     return json.dumps(record, ensure_ascii=False) + "\n"
 
 

@@ -35,6 +35,10 @@ class ToolEnv:
     call: ToolCallContext
 
 
+class ToolArgumentError(ValueError):
+    """Raised by a tool for a wrong argument; becomes an `is_error` result naming it."""
+
+
 class Tool:
     """Base class for every tool. Subclasses set the class attributes and override `execute`.
 

@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 from jarvis.agent_layer.tools import ExecutionMode, ToolCallContext, ToolResult
 from jarvis.common.logging import get_logger
-from jarvis.core.tools.base import Tool, ToolEnv
+from jarvis.core.tools.base import Tool, ToolArgumentError, ToolEnv
 from jarvis.core.tools.registry import ToolRegistry
 from jarvis.model_layer.messages import ToolCall, ToolSpec
 
@@ -17,8 +17,9 @@ _log = get_logger("jarvis.tools")
 class ToolGate(Protocol):
     """Decides whether one call may run; returns None to allow or a refusing result."""
 
-    async def check(self, tool: Tool, call: ToolCall, ctx: ToolCallContext) -> ToolResult | None:
-        ...
+    async def check(
+        self, tool: Tool, call: ToolCall, ctx: ToolCallContext
+    ) -> ToolResult | None: ...
 
     async def after_call(
         self, tool: Tool, call: ToolCall, result: ToolResult, ctx: ToolCallContext
@@ -76,10 +77,13 @@ class GatedTools:
         env = ToolEnv(workspace=self._workspace, call=ctx)
         try:
             result: Any = await tool.execute(call.id, call.arguments, env)
+        except ToolArgumentError as exc:
+            return ToolResult(content=f"invalid arguments for {tool.name}: {exc}", is_error=True)
         except Exception as exc:  # tool code is the user's too; never let it crash the loop
             _log.warning("tool %s raised: %s", tool.name, exc, exc_info=True)
-            return ToolResult(content=f"{tool.name} failed: {type(exc).__name__}: {exc}",
-                              is_error=True)
+            return ToolResult(
+                content=f"{tool.name} failed: {type(exc).__name__}: {exc}", is_error=True
+            )
         if not isinstance(result, ToolResult):
             return ToolResult(content=str(result))
         return result

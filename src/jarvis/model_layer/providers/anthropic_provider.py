@@ -41,13 +41,21 @@ def _blocks(message: Message) -> tuple[str, list[dict[str, Any]]]:
     if message.role == "user":
         return "user", [{"type": "text", "text": message.content}]
     if message.role == "tool":
-        return "user", [{"type": "tool_result", "tool_use_id": message.tool_call_id,
-                         "content": message.content, "is_error": message.is_error}]
+        return "user", [
+            {
+                "type": "tool_result",
+                "tool_use_id": message.tool_call_id,
+                "content": message.content,
+                "is_error": message.is_error,
+            }
+        ]
     blocks: list[dict[str, Any]] = []
     if message.content:
         blocks.append({"type": "text", "text": message.content})
-    blocks.extend({"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments}
-                  for c in message.tool_calls)
+    blocks.extend(
+        {"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments}
+        for c in message.tool_calls
+    )
     return "assistant", blocks or [{"type": "text", "text": "(no content)"}]
 
 
@@ -76,7 +84,9 @@ class AnthropicProvider(Provider):
         base_url = None if settings.base_url == _OLLAMA_DEFAULT else settings.base_url
         self.client = anthropic.AsyncAnthropic(
             api_key=settings.api_key.get_secret_value() if settings.api_key else None,
-            base_url=base_url, timeout=settings.timeout_sec, max_retries=settings.max_retries,
+            base_url=base_url,
+            timeout=settings.timeout_sec,
+            max_retries=settings.max_retries,
         )
 
     @classmethod
@@ -90,18 +100,23 @@ class AnthropicProvider(Provider):
     async def aclose(self) -> None:
         await self.client.close()
 
-    def _request(self, model: str, ctx: LLMContext, options: StreamOptions | None) -> dict[str, Any]:
+    def _request(
+        self, model: str, ctx: LLMContext, options: StreamOptions | None
+    ) -> dict[str, Any]:
         request: dict[str, Any] = {
             "model": model,
             "messages": to_anthropic_messages(ctx.messages),
-            "max_tokens": (options and options.max_tokens) or self.settings.max_tokens
+            "max_tokens": (options and options.max_tokens)
+            or self.settings.max_tokens
             or _DEFAULT_MAX_TOKENS,
         }
         if ctx.system_prompt:
             request["system"] = ctx.system_prompt
         if ctx.tools:
-            request["tools"] = [{"name": s.name, "description": s.description,
-                                 "input_schema": s.parameters} for s in ctx.tools]
+            request["tools"] = [
+                {"name": s.name, "description": s.description, "input_schema": s.parameters}
+                for s in ctx.tools
+            ]
         temperature = (options and options.temperature) or self.settings.temperature
         if temperature is not None:
             request["temperature"] = temperature
@@ -133,8 +148,9 @@ class AnthropicProvider(Provider):
                     usage.input_tokens = event.message.usage.input_tokens or 0
                 elif kind == "content_block_start":
                     block = event.content_block
-                    blocks[event.index] = _Block(block.type, getattr(block, "id", ""),
-                                                 getattr(block, "name", ""))
+                    blocks[event.index] = _Block(
+                        block.type, getattr(block, "id", ""), getattr(block, "name", "")
+                    )
                 elif kind == "content_block_delta":
                     delta = _delta(event.delta, blocks.get(event.index))
                     if delta is not None:
@@ -142,8 +158,9 @@ class AnthropicProvider(Provider):
                 elif kind == "content_block_stop":
                     done = blocks.get(event.index)
                     if done is not None and done.kind == "tool_use":
-                        yield ToolCallEvent(tool_call=parse_tool_call(
-                            done.id, done.name, "".join(done.json_parts)))
+                        yield ToolCallEvent(
+                            tool_call=parse_tool_call(done.id, done.name, "".join(done.json_parts))
+                        )
                 elif kind == "message_delta":
                     reason = event.delta.stop_reason or reason
                     usage.output_tokens = event.usage.output_tokens or usage.output_tokens
@@ -163,8 +180,9 @@ class AnthropicProvider(Provider):
             kind, detail = "unreachable", str(exc)
         else:
             kind, detail = "server", f"the stream broke off: {type(exc).__name__}: {exc}"
-        return provider_error(kind, detail, base_url=self.base_url, model=self.settings.model,
-                              lang=self.language)
+        return provider_error(
+            kind, detail, base_url=self.base_url, model=self.settings.model, lang=self.language
+        )
 
 
 def _delta(delta: Any, block: _Block | None) -> StreamEvent | None:
@@ -175,5 +193,3 @@ def _delta(delta: Any, block: _Block | None) -> StreamEvent | None:
     if delta.type == "input_json_delta" and block is not None:
         block.json_parts.append(delta.partial_json)
     return None
-
-

@@ -1,4 +1,6 @@
-"""OpenAI Chat Completions (streaming) on the official SDK: OpenAI, Ollama, vLLM, llama.cpp, LM Studio.
+"""OpenAI Chat Completions streaming on the official SDK.
+
+Works with OpenAI, Ollama (`/v1`), vLLM, llama.cpp server and LM Studio.
 
 Retries with backoff on 429/5xx and connection errors happen in the SDK before any output.
 Some compatible servers refuse streaming when tools are present; then this provider falls back
@@ -51,9 +53,14 @@ def _assistant(message: AssistantMessage) -> dict[str, Any]:
     out: dict[str, Any] = {"role": "assistant", "content": message.content or None}
     if message.tool_calls:
         out["tool_calls"] = [
-            {"id": call.id, "type": "function",
-             "function": {"name": call.name,
-                          "arguments": json.dumps(call.arguments, ensure_ascii=False)}}
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {
+                    "name": call.name,
+                    "arguments": json.dumps(call.arguments, ensure_ascii=False),
+                },
+            }
             for call in message.tool_calls
         ]
     return out
@@ -61,8 +68,10 @@ def _assistant(message: AssistantMessage) -> dict[str, Any]:
 
 def to_openai_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
     return [
-        {"type": "function",
-         "function": {"name": s.name, "description": s.description, "parameters": s.parameters}}
+        {
+            "type": "function",
+            "function": {"name": s.name, "description": s.description, "parameters": s.parameters},
+        }
         for s in tools
     ]
 
@@ -83,13 +92,19 @@ class OpenAIProvider(Provider):
     name = "openai"
 
     def __init__(
-        self, settings: ModelSettings, *, language: Language = "ko", client: AsyncOpenAI | None = None
+        self,
+        settings: ModelSettings,
+        *,
+        language: Language = "ko",
+        client: AsyncOpenAI | None = None,
     ) -> None:
         self.settings = settings
         self.language = language
         key = settings.api_key.get_secret_value() if settings.api_key else "ollama"
         self.client = client or AsyncOpenAI(
-            base_url=settings.base_url, api_key=key, timeout=settings.timeout_sec,
+            base_url=settings.base_url,
+            api_key=key,
+            timeout=settings.timeout_sec,
             max_retries=settings.max_retries,
         )
         self._no_stream_with_tools: set[str] = set()
@@ -101,7 +116,9 @@ class OpenAIProvider(Provider):
     async def aclose(self) -> None:
         await self.client.close()
 
-    def _request(self, model: str, ctx: LLMContext, options: StreamOptions | None) -> dict[str, Any]:
+    def _request(
+        self, model: str, ctx: LLMContext, options: StreamOptions | None
+    ) -> dict[str, Any]:
         request: dict[str, Any] = {"model": model, "messages": to_openai_messages(ctx)}
         if ctx.tools:
             request["tools"] = to_openai_tools(ctx.tools)
@@ -148,8 +165,10 @@ class OpenAIProvider(Provider):
         try:
             async for chunk in response:
                 if chunk.usage is not None:
-                    usage = Usage(input_tokens=chunk.usage.prompt_tokens or 0,
-                                  output_tokens=chunk.usage.completion_tokens or 0)
+                    usage = Usage(
+                        input_tokens=chunk.usage.prompt_tokens or 0,
+                        output_tokens=chunk.usage.completion_tokens or 0,
+                    )
                 for choice in chunk.choices:
                     for event in _delta_events(choice.delta, calls):
                         yield event
@@ -162,8 +181,11 @@ class OpenAIProvider(Provider):
             return
         for index in sorted(calls):
             pending = calls[index]
-            yield ToolCallEvent(tool_call=parse_tool_call(
-                pending.id or f"call_{index}", pending.name, "".join(pending.arguments)))
+            yield ToolCallEvent(
+                tool_call=parse_tool_call(
+                    pending.id or f"call_{index}", pending.name, "".join(pending.arguments)
+                )
+            )
         yield Stop(reason=_stop_reason(reason, bool(calls)), usage=usage)
 
     async def _complete(self, request: dict[str, Any]) -> AsyncIterator[StreamEvent]:
@@ -184,15 +206,22 @@ class OpenAIProvider(Provider):
         tool_calls = choice.message.tool_calls or []
         for index, call in enumerate(tool_calls):
             function = getattr(call, "function", None)
-            yield ToolCallEvent(tool_call=parse_tool_call(
-                call.id or f"call_{index}", getattr(function, "name", ""),
-                getattr(function, "arguments", "") or ""))
+            yield ToolCallEvent(
+                tool_call=parse_tool_call(
+                    call.id or f"call_{index}",
+                    getattr(function, "name", ""),
+                    getattr(function, "arguments", "") or "",
+                )
+            )
         usage = Usage()
         if response.usage is not None:
-            usage = Usage(input_tokens=response.usage.prompt_tokens or 0,
-                          output_tokens=response.usage.completion_tokens or 0)
-        yield Stop(reason=_stop_reason(choice.finish_reason or "stop", bool(tool_calls)),
-                   usage=usage)
+            usage = Usage(
+                input_tokens=response.usage.prompt_tokens or 0,
+                output_tokens=response.usage.completion_tokens or 0,
+            )
+        yield Stop(
+            reason=_stop_reason(choice.finish_reason or "stop", bool(tool_calls)), usage=usage
+        )
 
     def _error(self, exc: Exception, *, mid_stream: bool = False) -> ProviderError:
         base_url, model, lang = self.settings.base_url, self.settings.model, self.language

@@ -48,6 +48,8 @@ class ChatRepl:
         self._unsubscribe: Callable[[], None] = session.subscribe(self.render)
         # Set by the terminal approval channel while it waits for an answer.
         self.answer_sink: Callable[[str], bool] | None = None
+        # Lines typed ahead while a turn ran; they are handled after it, in order.
+        self._backlog: list[str | None] = []
 
     def switch(self, session: AgentSession) -> None:
         self._unsubscribe()
@@ -63,7 +65,7 @@ class ChatRepl:
         self.render.line(f"JARVIS · 세션 {self.session.id} · /help 로 명령 보기, Ctrl-D 로 끝내기")
         while True:
             self.render.write("› ")
-            line = await self.reader.next()
+            line = self._backlog.pop(0) if self._backlog else await self.reader.next()
             if line is None:
                 self.render.line("")
                 return
@@ -93,12 +95,12 @@ class ChatRepl:
                 # The line (if one arrives later) stays in the queue for the next prompt.
                 continue
             line = getter.result()
-            if line is None or line.strip() == "/stop":
+            if line is not None and line.strip() == "/stop":
                 self.session.abort()
-            elif self.answer_sink is not None and self.answer_sink(line):
+            elif line is not None and self.answer_sink is not None and self.answer_sink(line):
                 continue
-            elif line.strip():
-                self.render.line("(답을 기다리는 중입니다. /stop 또는 Ctrl-C 로 중단)")
+            else:
+                self._backlog.append(line)
         await task
 
     async def _command(self, line: str) -> bool:

@@ -21,6 +21,11 @@ app = typer.Typer(
 )
 
 
+@app.callback()
+def main() -> None:
+    """Jarvis: a personal AI assistant that does real work while you stay in charge."""
+
+
 def fail(message: str) -> typer.Exit:
     typer.secho(message, fg="red", err=True)
     return typer.Exit(2)

@@ -51,7 +51,7 @@ class TerminalRenderer:
         elif isinstance(event, AgentEnd):
             if self._mid_line:
                 self.write("\n")
-        elif event.type == "validation_error":
+        elif getattr(event, "type", None) == "validation_error":
             self.line(self._style(f"✗ {getattr(event, 'message', '')}", "33"))
 
     def _tool_end(self, event: ToolExecutionEnd) -> str:

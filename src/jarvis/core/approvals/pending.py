@@ -1,0 +1,118 @@
+"""Pending approvals: the place for the answer exists before the request is shown.
+
+An answer is one conditional transition "only while pending": exactly one answer wins, a late
+one is a conflict, another user's answer is refused. The waiting turn wakes on a future here
+(in-process); the PostgreSQL store wakes through LISTEN/NOTIFY.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+from jarvis.core.approvals.request import AnswerOption, ApprovalRequest
+
+Status = Literal["pending", "allow", "always", "deny", "timeout", "cancelled"]
+AnswerResult = Literal["ok", "not_found", "forbidden", "conflict", "invalid"]
+
+
+@dataclass
+class PendingItem:
+    request: ApprovalRequest
+    status: Status = "pending"
+    answered_by: str | None = None
+    finished_at: float = 0.0
+
+
+# Finished items are kept this long so a late answer still gets a clear 409.
+_KEEP_FINISHED_SEC = 600.0
+
+
+class PendingApprovalStore:
+    """Base class; the in-memory store below is the embedded default."""
+
+    async def create(self, request: ApprovalRequest) -> None:
+        raise NotImplementedError
+
+    async def answer(self, item_id: str, user_id: str, answer: str) -> AnswerResult:
+        raise NotImplementedError
+
+    async def wait(self, item_id: str, wait_sec: float, abort: asyncio.Event) -> Status:
+        """Block until answered, timed out (→ `timeout`) or aborted (→ `cancelled`)."""
+        raise NotImplementedError
+
+    async def cancel(self, item_id: str) -> bool:
+        raise NotImplementedError
+
+    async def get(self, item_id: str) -> PendingItem | None:
+        raise NotImplementedError
+
+    async def pending_for_session(self, session_id: str) -> list[ApprovalRequest]:
+        raise NotImplementedError
+
+
+class MemoryPendingStore(PendingApprovalStore):
+    def __init__(self) -> None:
+        self._items: dict[str, PendingItem] = {}
+        self._done: dict[str, asyncio.Event] = {}
+
+    async def create(self, request: ApprovalRequest) -> None:
+        self._purge_finished()
+        self._items[request.id] = PendingItem(request=request)
+        self._done[request.id] = asyncio.Event()
+
+    def _purge_finished(self) -> None:
+        cutoff = time.monotonic() - _KEEP_FINISHED_SEC
+        stale = [i for i, it in self._items.items() if 0 < it.finished_at < cutoff]
+        for item_id in stale:
+            del self._items[item_id]
+            del self._done[item_id]
+
+    def _transition(self, item_id: str, status: Status, by: str | None) -> bool:
+        # No await between the check and the write: the event loop makes this one atomic step.
+        item = self._items.get(item_id)
+        if item is None or item.status != "pending":
+            return False
+        item.status = status
+        item.answered_by = by
+        item.finished_at = time.monotonic()
+        self._done[item_id].set()
+        return True
+
+    async def answer(self, item_id: str, user_id: str, answer: str) -> AnswerResult:
+        item = self._items.get(item_id)
+        if item is None:
+            return "not_found"
+        if item.request.user_id != user_id:
+            return "forbidden"
+        if answer not in item.request.options:
+            return "invalid"
+        status: AnswerOption = answer
+        return "ok" if self._transition(item_id, status, user_id) else "conflict"
+
+    async def wait(self, item_id: str, wait_sec: float, abort: asyncio.Event) -> Status:
+        done = self._done[item_id]
+        waiters = {asyncio.ensure_future(done.wait()), asyncio.ensure_future(abort.wait())}
+        try:
+            await asyncio.wait(waiters, timeout=wait_sec, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiter in waiters:
+                waiter.cancel()
+        if not done.is_set():
+            self._transition(item_id, "cancelled" if abort.is_set() else "timeout", None)
+        return self._items[item_id].status
+
+    async def cancel(self, item_id: str) -> bool:
+        return self._transition(item_id, "cancelled", None)
+
+    async def get(self, item_id: str) -> PendingItem | None:
+        return self._items.get(item_id)
+
+    async def pending_for_session(self, session_id: str) -> list[ApprovalRequest]:
+        return [
+            item.request
+            for item in self._items.values()
+            if item.status == "pending" and item.request.session_id == session_id
+        ]

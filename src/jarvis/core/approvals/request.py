@@ -1,0 +1,67 @@
+"""What an approval request shows: every argument key, values shortened server-side."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+from urllib.parse import urlsplit, urlunsplit
+
+from pydantic import BaseModel, Field
+
+AnswerOption = Literal["allow", "always", "deny"]
+VALUE_PREVIEW_CHARS = 300
+_QUERY_PREVIEW_CHARS = 40
+
+
+class ArgPreview(BaseModel):
+    key: str
+    value: str
+    original_length: int
+    shortened: bool
+
+
+class ApprovalRequest(BaseModel):
+    """The data a human sees; the UI renders exactly these options."""
+
+    type: Literal["approval_request"] = "approval_request"
+    id: str
+    session_id: str
+    agent_id: str
+    user_id: str
+    turn: int
+    tool_call_id: str
+    tool: str
+    source: str
+    args: list[ArgPreview]
+    options: list[AnswerOption]
+    # The exact rule ALWAYS would save (None when ALWAYS is not offered).
+    pattern: str | None = None
+    irreversible: bool = False
+    created_ms: int
+    expires_ms: int
+    timeout_sec: float = Field(0, description="Seconds the human has to answer.")
+
+
+def preview_args(args: dict[str, Any], limit: int = VALUE_PREVIEW_CHARS) -> list[ArgPreview]:
+    return [_preview(key, value, limit) for key, value in args.items()]
+
+
+def _preview(key: str, value: Any, limit: int) -> ArgPreview:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    shown = _shorten_url(text) if _is_url(text) else text
+    if len(shown) > limit:
+        shown = shown[:limit]
+    return ArgPreview(key=key, value=shown, original_length=len(text), shortened=shown != text)
+
+
+def _is_url(text: str) -> bool:
+    return text.startswith(("http://", "https://")) and " " not in text and "\n" not in text
+
+
+def _shorten_url(url: str) -> str:
+    """Keep scheme, host and path whole (where it goes is what matters); cut the query."""
+    parts = urlsplit(url)
+    query = parts.query
+    if len(query) > _QUERY_PREVIEW_CHARS:
+        query = query[:_QUERY_PREVIEW_CHARS] + "…"
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, query, ""))

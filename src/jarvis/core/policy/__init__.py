@@ -1,0 +1,1 @@
+"""The tool gate's judgement: shell parsing, rules, suggested patterns, dangerous commands."""

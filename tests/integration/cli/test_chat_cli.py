@@ -1,0 +1,70 @@
+"""`jarvis chat` as a user runs it: a real process, stdin lines, printed output."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+JARVIS = shutil.which("jarvis") or str(Path(sys.executable).parent / "jarvis")
+
+
+def chat(home: Path, lines: list[str], *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
+    environment.update(JARVIS_HOME=str(home), JARVIS_WORKSPACE=str(home), **env)
+    return subprocess.run(
+        [JARVIS, "chat", *args],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=60,
+        cwd=home,
+    )
+
+
+def test_demo_streams_an_answer_and_shows_a_tool_call(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("x")
+    done = chat(tmp_path, ["안녕", "파일 목록 보여줘", "/sessions", "/exit"], "--demo")
+    assert done.returncode == 0, done.stderr
+    assert "데모 모드" in done.stdout
+    assert "⚙ list_dir" in done.stdout and "✓ list_dir" in done.stdout
+    assert "notes.txt" in done.stdout
+    assert "2턴" in done.stdout  # /sessions lists this session with its two turns
+    assert "Traceback" not in done.stderr
+
+
+def test_resume_a_session_by_id(tmp_path: Path) -> None:
+    first = chat(tmp_path, ["첫 질문", "/exit"], "--demo")
+    session_id = first.stdout.split("세션 ", 1)[1].split()[0]
+    again = chat(tmp_path, ["/sessions", "/exit"], "--demo", "--session", session_id)
+    assert again.returncode == 0
+    assert f"* {session_id}" in again.stdout and "첫 질문" in again.stdout
+    missing = chat(tmp_path, ["/exit"], "--demo", "--session", "nope")
+    assert missing.returncode == 2 and "nope" in missing.stderr
+
+
+def test_unreachable_model_is_one_clear_line(tmp_path: Path) -> None:
+    done = chat(
+        tmp_path,
+        ["hello", "/exit"],
+        JARVIS_MODEL__BASE_URL="http://127.0.0.1:9/v1",
+        JARVIS_MODEL__MAX_RETRIES="0",
+    )
+    assert done.returncode == 0
+    assert "JARVIS_MODEL__BASE_URL" in done.stdout and "jarvis chat --demo" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_a_wrong_setting_stops_start_up_with_one_line(tmp_path: Path) -> None:
+    done = chat(tmp_path, ["/exit"], "--demo", JARVIS_LOOP__MAX_TURNS="many")
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0
+    assert "JARVIS_LOOP__MAX_TURNS" in done.stderr
+
+
+def test_invalid_input_is_refused_with_a_message(tmp_path: Path) -> None:
+    done = chat(tmp_path, ["<script>x</script>", "/exit"], "--demo")
+    assert "스크립트 패턴" in done.stdout
