@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections import defaultdict, deque
 from typing import Literal
@@ -13,8 +14,9 @@ from jarvis.memory.episodes import Episode
 ItemKind = Literal["fact", "semantic", "episode", "procedure", "task_pattern", "shared"]
 
 _WORD = re.compile(r"[\w가-힣]{2,}", re.UNICODE)
-# Posting lists keep only the newest ids per token, so recall cost stays bounded.
-_POSTING_LIMIT = 256
+# ponytail: posting lists keep only the newest ids per token, so recall cost stays flat as
+# memory grows; an old item is still found through its rarer words.
+_POSTING_LIMIT = 64
 
 
 class MemoryItem(BaseModel):
@@ -75,9 +77,9 @@ class InMemoryItemStore(ItemStore):
         for token in tokens(query):
             for item_id in self._postings.get((agent_id, user_id, token), ()):
                 scores[item_id] += 1
-        ranked = sorted(
+        ranked = heapq.nlargest(
+            limit,
             (i for i in scores if self._items[i].kind in kinds),
             key=lambda i: (scores[i], self._order[i]),
-            reverse=True,
         )
-        return [self._items[i] for i in ranked[:limit]]
+        return [self._items[i] for i in ranked]

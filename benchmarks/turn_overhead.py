@@ -1,0 +1,177 @@
+"""Framework overhead per turn (seed 004 "요청 한 번에 모델 밖에서 쓰는 시간").
+
+The real `AgentSession.prompt` with an instantly answering scripted model, one event subscriber
+that serialises every event (as the Web HUD does), and each stage wrapped with perf_counter.
+3 sessions x 200 turns (a warm-up session first, discarded); medians of turns 1-20 and 181-200.
+Conditions: JSONL + memory on, JSONL + memory off, in-memory store + memory on; then one
+2,000-turn JSONL + memory session. Prints a markdown table.
+
+    uv run python benchmarks/turn_overhead.py [--turns 200] [--long 2000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+
+import jarvis.core.session as session_module
+from jarvis.agent_layer.loop import AgentLoopConfig
+from jarvis.agent_layer.sessions import JsonlSessionStore, MemorySessionStore, SessionInfo
+from jarvis.agent_layer.sessions.base import SessionStore
+from jarvis.agent_layer.tools import NoTools
+from jarvis.common.clock import SystemClock
+from jarvis.core.session import AgentSession, SessionSetup
+from jarvis.memory import MemoryService, MemorySettings
+from jarvis.model_layer import FauxProvider, FauxResponse
+
+STAGES = ["history_read", "history_write", "memory_recall", "memory_record", "events", "security"]
+
+
+class Timings:
+    def __init__(self) -> None:
+        self.turn: dict[str, float] = defaultdict(float)
+
+    def wrap(self, stage: str, fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return await fn(*args, **kwargs)
+            finally:
+                self.turn[stage] += time.perf_counter() - start
+
+        return timed
+
+    def wrap_sync(self, stage: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.turn[stage] += time.perf_counter() - start
+
+        return timed
+
+
+def answer(ctx: Any) -> FauxResponse:
+    return FauxResponse(text="Sure — here is a short answer to that question.", chunk=8)
+
+
+async def run_session(store: SessionStore, memory_on: bool, turns: int, timings: Timings,
+                      sid: str) -> list[dict[str, float]]:
+    memory = MemoryService(MemorySettings(enabled=memory_on))
+    store.recent = timings.wrap("history_read", store.recent)  # type: ignore[method-assign]
+    store.append = timings.wrap("history_write", store.append)  # type: ignore[method-assign]
+    memory.observe = timings.wrap("memory_recall", memory.observe)  # type: ignore[method-assign]
+    memory.record_episode = timings.wrap(  # type: ignore[method-assign]
+        "memory_record", memory.record_episode)
+    setup = SessionSetup(
+        agent_id="main", agent_name="JARVIS", provider=FauxProvider(script=answer), model="faux",
+        system_prompt=lambda tools: "You are JARVIS.", tools=NoTools, store=store,
+        memory=memory, loop_config=AgentLoopConfig(), input_max_length=10_000,
+        clock=SystemClock(),
+    )
+    info = SessionInfo(id=sid)
+    await store.create(info)
+    session = AgentSession(setup, info)
+    session.subscribe(timings.wrap_sync("events", lambda e: e.model_dump_json()))
+    rows = []
+    for n in range(1, turns + 1):
+        timings.turn.clear()
+        start = time.perf_counter()
+        await session.prompt(f"question number {n}: what should I do about the report?")
+        row = {"total": time.perf_counter() - start, **{s: timings.turn[s] for s in STAGES}}
+        rows.append(row)
+    return rows
+
+
+def median_ms(rows: list[dict[str, float]], key: str) -> float:
+    return statistics.median(r[key] for r in rows) * 1000
+
+
+async def condition(label: str, jsonl: bool, memory_on: bool, turns: int, sessions: int,
+                    root: Path) -> list[tuple[str, str, list[dict[str, float]]]]:
+    per_turn: list[list[dict[str, float]]] = []
+    for index in range(sessions + 1):  # the first session is a warm-up
+        store: SessionStore = JsonlSessionStore(root / label.replace(" ", "_") / str(index)) \
+            if jsonl else MemorySessionStore()
+        rows = await run_session(store, memory_on, turns, Timings(), f"s{index}")
+        if index:
+            per_turn.append(rows)
+    merged = [
+        {k: statistics.median(s[i][k] for s in per_turn) for k in per_turn[0][i]}
+        for i in range(turns)
+    ]
+    early, late = merged[:20], merged[-20:]
+    return [(label, f"1–20", early), (label, f"{turns - 19}–{turns}", late)]
+
+
+def table(rows: list[tuple[str, str, list[dict[str, float]]]]) -> str:
+    head = "| condition | turns | total ms | history read | history write | memory recall | " \
+           "memory record | events | security |\n|---|---|---|---|---|---|---|---|---|"
+    lines = [head]
+    for label, span, data in rows:
+        cells = [f"{median_ms(data, 'total'):.3f}"] + [f"{median_ms(data, s):.3f}" for s in STAGES]
+        lines.append(f"| {label} | {span} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--turns", type=int, default=200)
+    parser.add_argument("--sessions", type=int, default=3)
+    parser.add_argument("--long", type=int, default=2000)
+    args = parser.parse_args()
+    # Security is the input-validation stage of the pipeline.
+    timings_security: list[float] = []
+    original = session_module.validate_input
+
+    def timed_validation(*a: Any, **k: Any) -> Any:
+        start = time.perf_counter()
+        result = original(*a, **k)
+        timings_security.append(time.perf_counter() - start)
+        return result
+
+    session_module.validate_input = timed_validation  # type: ignore[assignment]
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        rows = []
+        for label, jsonl, memory_on in [("JSONL, memory on", True, True),
+                                        ("JSONL, memory off", True, False),
+                                        ("memory store, memory on", False, True)]:
+            timings_security.clear()
+            result = await condition(label, jsonl, memory_on, args.turns, args.sessions, root)
+            security = statistics.median(timings_security)
+            for _, _, data in result:
+                for row in data:
+                    row["security"] = security
+            rows.extend(result)
+        if args.long:
+            long = await condition("JSONL, memory on (long)", True, True, args.long, 1, root)
+            for _, _, data in long:
+                for row in data:
+                    row["security"] = statistics.median(timings_security)
+            rows.extend(long)
+    print(table(rows))
+    by = {(label, span): median_ms(data, "total") for label, span, data in rows}
+    early = by[("JSONL, memory on", "1–20")]
+    late = by[("JSONL, memory on", f"{args.turns - 19}–{args.turns}")]
+    print(f"\nJSONL + memory on: turns {args.turns - 19}-{args.turns} / 1-20 = {late / early:.2f}x "
+          f"(target <= 1.5x), late median {late:.3f} ms (target < 1 ms)")
+    if args.long:
+        long_late = by[("JSONL, memory on (long)", f"{args.long - 19}–{args.long}")]
+        long_early = by[("JSONL, memory on (long)", "1–20")]
+        print(f"2,000-turn session: turns {args.long - 19}-{args.long} / 1-20 = "
+              f"{long_late / long_early:.2f}x, late median {long_late:.3f} ms")
+
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
