@@ -201,7 +201,6 @@ class _Loop:
         self._check_abort()
         self.turns += 1
         self.emit(TurnStart(turn=self.turns))
-        self.tool_context.turn = self.turns
         specs = self.tools.specs()
         call = await self._call_model(extra_instruction, with_tools=True, stream=True)
         if call.error is None and _is_empty(call.message):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 from jarvis.model_layer.messages import LLMContext, ToolResultMessage, UserMessage
@@ -25,7 +26,8 @@ def demo_response(ctx: LLMContext) -> FauxResponse:
     text = last.content if isinstance(last, UserMessage) else ""
     match = _COMMAND.search(text)
     if match:
-        command = (match.group("cmd") or match.group("quoted")).strip()
+        # The security pipeline HTML-escapes input; the demo runs what the user typed.
+        command = html.unescape(match.group("cmd") or match.group("quoted")).strip()
         return FauxResponse(
             text="(데모) 이 명령을 실행해 볼게요.",
             tool_calls=[FauxToolCall(name="bash", arguments={"command": command})],

@@ -9,6 +9,14 @@ from jarvis.agent_layer.sessions.jsonl_store import JsonlSessionStore
 from jarvis.app.demo import demo_provider
 from jarvis.app.settings import Settings
 from jarvis.common.clock import Clock, SystemClock
+from jarvis.core.approvals.audit import AuditLog, JsonlAuditLog
+from jarvis.core.approvals.channel import ChannelRegistry
+from jarvis.core.approvals.pending import MemoryPendingStore, PendingApprovalStore
+from jarvis.core.approvals.service import ApprovalService
+from jarvis.core.plugins import PluginHost
+from jarvis.core.policy.gate import Gate
+from jarvis.core.policy.rule_store import RuleStore
+from jarvis.core.policy.sandbox import Sandbox
 from jarvis.core.tools.builtins import builtin_tools
 from jarvis.core.tools.registry import ToolRegistry
 from jarvis.memory import MemoryService
@@ -27,6 +35,13 @@ class AppAssembly:
     memory: MemoryService
     tools: ToolRegistry
     clock: Clock
+    rules: RuleStore
+    audit: AuditLog
+    pending: PendingApprovalStore
+    channels: ChannelRegistry
+    plugins: PluginHost
+    sandbox: Sandbox
+    gate: Gate
     demo: bool = False
     _provider_cache: dict[str, Provider] = field(default_factory=dict)
 
@@ -61,18 +76,39 @@ class InfraBuilder:
 
     def tool_registry(self) -> ToolRegistry:
         registry = ToolRegistry()
-        registry.register_all(builtin_tools())
+        registry.register_all(builtin_tools(self.settings.tools))
         return registry
 
     def build(self) -> AppAssembly:
-        self.settings.home.mkdir(parents=True, exist_ok=True)
+        settings = self.settings
+        settings.home.mkdir(parents=True, exist_ok=True)
+        rules = RuleStore(settings.home)
+        audit = JsonlAuditLog(settings.home / "audit.jsonl")
+        pending = MemoryPendingStore()
+        channels = ChannelRegistry()
+        plugins = PluginHost()
+        sandbox = Sandbox(
+            settings=settings.security,
+            rules=rules,
+            approvals=ApprovalService(pending, channels),
+            workspace=settings.workspace_dir,
+            clock=self.clock,
+            plugins=plugins,
+        )
         return AppAssembly(
-            settings=self.settings,
-            providers=default_provider_registry(self.settings.language),
+            settings=settings,
+            providers=default_provider_registry(settings.language),
             session_store=self.session_store(),
-            memory=MemoryService(self.settings.memory),
+            memory=MemoryService(settings.memory),
             tools=self.tool_registry(),
             clock=self.clock,
+            rules=rules,
+            audit=audit,
+            pending=pending,
+            channels=channels,
+            plugins=plugins,
+            sandbox=sandbox,
+            gate=Gate(sandbox, audit, settings.language),
             demo=self.demo,
         )
 

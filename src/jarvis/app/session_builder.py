@@ -53,10 +53,16 @@ class SessionBuilder:
         )
 
     def _tools(self) -> LoopTools:
-        return GatedTools(self.app.tools, self.app.settings.workspace_dir)
+        return GatedTools(self.app.tools, self.app.settings.workspace_dir, self.app.gate)
 
     def _system_prompt(self, tools: LoopTools) -> str:
-        return self.profile.system_prompt or t("prompt.default_system", self.app.settings.language)
+        lang = self.app.settings.language
+        prompt = self.profile.system_prompt or t("prompt.default_system", lang)
+        names = [spec.name for spec in tools.specs()]
+        if self.app.sandbox.any_requires_approval(names):
+            # Seed 000: without this, models answer "run it yourself" instead of calling tools.
+            prompt = f"{prompt}\n\n{t('prompt.approval_rule', lang)}"
+        return prompt
 
     async def create(self, *, user_id: str = "local") -> AgentSession:
         now = self.app.clock.now_ms()

@@ -24,6 +24,7 @@ from ruamel.yaml.error import YAMLError
 from jarvis.agent_layer.config import LoopSettings
 from jarvis.common.i18n import Language, t
 from jarvis.core.config import SecuritySettings
+from jarvis.core.tools.builtins import BuiltinToolSettings
 from jarvis.memory.config import MemorySettings
 from jarvis.model_layer.config import ModelSettings
 
@@ -64,6 +65,7 @@ class Settings(BaseSettings):
     loop: LoopSettings = Field(default_factory=LoopSettings)
     memory: MemorySettings = Field(default_factory=MemorySettings)
     security: SecuritySettings = Field(default_factory=SecuritySettings)
+    tools: BuiltinToolSettings = Field(default_factory=BuiltinToolSettings)
     storage: StorageSettings = Field(default_factory=StorageSettings)
     web: WebSettings = Field(default_factory=WebSettings)
 

@@ -30,6 +30,62 @@ _CATALOG: dict[str, dict[Language, str]] = {
         "en": "The approval request was not answered in time, so {tools} did not run. "
         "Ask again if you need it.",
     },
+    # What the model reads when the gate refuses a call (with the next step to take).
+    "gate.approval_denied": {
+        "ko": "approval_denied: 사용자가 {tool} 실행을 거부했습니다. 같은 인자로 다시 부르지 말고, "
+        "무엇이 실행되지 않았는지 사용자에게 알린 뒤 할 수 있는 일을 이어가세요.",
+        "en": "approval_denied: the user denied {tool}. Do not call it again with the same "
+        "arguments; tell the user what did not run and continue with what you can.",
+    },
+    "gate.approval_timeout": {
+        "ko": "approval_timeout: {tool} 승인 요청에 시간 안에 답이 없었습니다. 같은 인자로 다시 "
+        "부르지 말고, 무엇이 실행되지 않았는지 알린 뒤 할 수 있는 일을 이어가세요.",
+        "en": "approval_timeout: nobody answered the approval request for {tool} in time. Do not "
+        "call it again with the same arguments; tell the user what did not run and continue.",
+    },
+    "gate.approval_denied_repeated": {
+        "ko": "approval_denied_repeated: 같은 {tool} 호출이 이번 턴에 이미 {count}번 거부되어 "
+        "묻지 않고 막았습니다. 다시 부르지 말고 사용자에게 알리세요.",
+        "en": "approval_denied_repeated: the same {tool} call was already denied {count} times "
+        "this turn, so it was blocked without asking. Do not call it again; tell the user.",
+    },
+    "gate.dangerous": {
+        "ko": "blocked: 이 명령은 security.dangerous_commands 의 '{pattern}' 에 걸려 실행하지 "
+        "않았습니다. 승인으로도 풀 수 없으니 사용자에게 알리세요.",
+        "en": "blocked: this command matches '{pattern}' in security.dangerous_commands and was "
+        "not run; approval cannot unblock it. Tell the user.",
+    },
+    "gate.rule_denied": {
+        "ko": "blocked: {origin} 의 거부 규칙({pattern})에 걸려 {tool} 을 실행하지 않았습니다.",
+        "en": "blocked: a deny rule in {origin} ({pattern}) forbids this {tool} call.",
+    },
+    "gate.policy_denied": {
+        "ko": "not permitted: 정책상 {tool} 도구를 쓸 수 없습니다 (역할: {role}).",
+        "en": "not permitted: the policy does not allow {tool} (role: {role}).",
+    },
+    "gate.policy_unavailable": {
+        "ko": "policy_unavailable: 정책을 평가할 수 없어 {tool} 을 실행하지 않았습니다.",
+        "en": "policy_unavailable: the policy could not be evaluated, so {tool} did not run.",
+    },
+    "gate.plugin_blocked": {
+        "ko": "blocked: 플러그인 {plugin} 이 {tool} 호출을 막았습니다: {reason}",
+        "en": "blocked: plugin {plugin} blocked the {tool} call: {reason}",
+    },
+    "gate.no_approver": {
+        "ko": "approval_unavailable: {tool} 은 승인이 필요하지만 답할 사람이 연결되어 있지 "
+        "않아 실행하지 않았습니다.",
+        "en": "approval_unavailable: {tool} needs approval but nobody is connected to answer, "
+        "so it did not run.",
+    },
+    "gate.approval_unavailable": {
+        "ko": "approval_unavailable: 사람이 없는 실행이라 승인이 필요한 {tool} 을 쓸 수 없습니다.",
+        "en": "approval_unavailable: this run is unattended, so {tool}, which needs approval, "
+        "cannot be used.",
+    },
+    "gate.aborted": {
+        "ko": "aborted: 턴이 중단되어 {tool} 승인 요청을 취소했습니다.",
+        "en": "aborted: the turn was stopped, so the approval request for {tool} was cancelled.",
+    },
     # The loop's own prompts (never recorded in history).
     "loop.empty_nudge": {
         "ko": "답이 비어 있습니다. 사용자에게 보낼 답을 쓰거나 필요한 도구를 호출하세요.",

@@ -14,6 +14,16 @@ class ApiKey(BaseModel):
     key: SecretStr
 
 
+class RoleSpec(BaseModel):
+    """One role of the policy: which tools it may call and which ask first."""
+
+    allow: list[str] = Field(default_factory=lambda: ["*"], description="Tool name globs.")
+    deny: list[str] = Field(default_factory=list, description="Tool name globs; deny wins.")
+    require_approval: list[str] | None = Field(
+        None, description="Globs that ask first; None uses require_approval_for."
+    )
+
+
 class SecuritySettings(BaseModel):
     input_max_length: int = Field(10_000, ge=1, description="Longest accepted user input.")
     api_keys: list[ApiKey] = Field(
@@ -34,9 +44,11 @@ class SecuritySettings(BaseModel):
     denied_repeat_threshold: int = Field(
         2, ge=1, description="Explicit denials of one call per turn before it is blocked."
     )
-    allowed_tools: list[str] | None = Field(
-        None, description="Policy allow-list; None allows every registered tool."
+    roles: dict[str, RoleSpec] = Field(
+        default_factory=lambda: {"user": RoleSpec()}, description="Role-based tool policy."
     )
+    user_roles: dict[str, str] = Field(default_factory=dict, description="User id → role.")
+    default_role: str = Field("user", description="Role of users not in user_roles.")
     rate_limit_per_minute: int = Field(60, ge=1, description="Requests per user per minute.")
 
     @field_validator("dangerous_commands")

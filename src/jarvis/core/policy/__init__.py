@@ -1,1 +1,48 @@
-"""The tool gate's judgement: shell parsing, rules, suggested patterns, dangerous commands."""
+"""The tool gate's judgement: shell parsing, remembered rules, suggested patterns, dangerous
+commands, and the rule files. Everything here but `RuleStore` is pure.
+
+See each module's docstring for semantics: `shell` (what a line runs and why it may be unsafe),
+`rules` (matching), `patterns` (what ALWAYS saves), `dangerous`, `rule_store`.
+"""
+
+from jarvis.core.policy.dangerous import DEFAULT_DANGEROUS_COMMANDS, DangerousMatcher
+from jarvis.core.policy.patterns import suggest_pattern
+from jarvis.core.policy.rule_store import RuleFileError, RuleStore, validate_agent_id
+from jarvis.core.policy.rules import (
+    PATH_TOOLS,
+    SHELL_TOOLS,
+    Rule,
+    RuleMatch,
+    RuleSet,
+    is_expired,
+    is_stale,
+    match_any_rules,
+    match_path_rules,
+    match_shell_rules,
+    normalise_path,
+)
+from jarvis.core.policy.shell import ShellAnalysis, SimpleCommand, UnsafeReason, analyze_shell
+
+__all__ = [
+    "DEFAULT_DANGEROUS_COMMANDS",
+    "PATH_TOOLS",
+    "SHELL_TOOLS",
+    "DangerousMatcher",
+    "Rule",
+    "RuleFileError",
+    "RuleMatch",
+    "RuleSet",
+    "RuleStore",
+    "ShellAnalysis",
+    "SimpleCommand",
+    "UnsafeReason",
+    "analyze_shell",
+    "is_expired",
+    "is_stale",
+    "match_any_rules",
+    "match_path_rules",
+    "match_shell_rules",
+    "normalise_path",
+    "suggest_pattern",
+    "validate_agent_id",
+]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -14,12 +15,18 @@ from jarvis.model_layer.messages import ToolCall, ToolSpec
 _log = get_logger("jarvis.tools")
 
 
-class ToolGate(Protocol):
-    """Decides whether one call may run; returns None to allow or a refusing result."""
+@dataclass
+class GateVerdict:
+    """The gate's decision (shown in ACTIVITY) and, when the call may not run, its result."""
 
-    async def check(
-        self, tool: Tool, call: ToolCall, ctx: ToolCallContext
-    ) -> ToolResult | None: ...
+    decision: dict[str, Any]
+    refusal: ToolResult | None = None
+
+
+class ToolGate(Protocol):
+    """Decides whether one call may run."""
+
+    async def check(self, tool: Tool, call: ToolCall, ctx: ToolCallContext) -> GateVerdict: ...
 
     async def after_call(
         self, tool: Tool, call: ToolCall, result: ToolResult, ctx: ToolCallContext
@@ -64,13 +71,14 @@ class GatedTools:
                 f"({call.arguments_error}). Call it again with a JSON object.",
                 is_error=True,
             )
-        if self._gate is not None:
-            refusal = await self._gate.check(tool, call, ctx)
-            if refusal is not None:
-                return refusal
+        if self._gate is None:
+            return await self._run(tool, call, ctx)
+        verdict = await self._gate.check(tool, call, ctx)
+        if verdict.refusal is not None:
+            return verdict.refusal
         result = await self._run(tool, call, ctx)
-        if self._gate is not None:
-            await self._gate.after_call(tool, call, result, ctx)
+        result.details.setdefault("decision", verdict.decision)
+        await self._gate.after_call(tool, call, result, ctx)
         return result
 
     async def _run(self, tool: Tool, call: ToolCall, ctx: ToolCallContext) -> ToolResult:

@@ -16,6 +16,7 @@ from datetime import datetime
 
 from jarvis.app.session_builder import SessionBuilder
 from jarvis.core.session import AgentSession
+from jarvis.ui.cli.approval import TerminalApprovalChannel
 from jarvis.ui.cli.render import TerminalRenderer
 
 _EOF = object()
@@ -50,12 +51,22 @@ class ChatRepl:
         self.answer_sink: Callable[[str], bool] | None = None
         # Lines typed ahead while a turn ran; they are handled after it, in order.
         self._backlog: list[str | None] = []
+        self.channel = TerminalApprovalChannel(self, builder.app.pending)
+        self._attach()
 
     def switch(self, session: AgentSession) -> None:
         self._unsubscribe()
+        self._detach()
         self.session = session
         self._unsubscribe = session.subscribe(self.render)
+        self._attach()
         self.render.line(f"세션 {session.id}")
+
+    def _attach(self) -> None:
+        self.builder.app.channels.attach(self.session.id, self.channel)
+
+    def _detach(self) -> None:
+        self.builder.app.channels.detach(self.session.id, self.channel)
 
     async def run(self) -> None:
         self.reader = LineReader()
@@ -76,6 +87,14 @@ class ChatRepl:
                     return
                 continue
             await self._turn(line)
+
+    def set_answer_sink(self, sink: Callable[[str], bool]) -> None:
+        """Wait for an approval answer; a line typed ahead may already be it."""
+        self.answer_sink = sink
+        for index, line in enumerate(self._backlog):
+            if line is not None and sink(line):
+                del self._backlog[index]
+                return
 
     def _on_interrupt(self) -> None:
         if self.session.abort():

@@ -41,6 +41,32 @@ def assemble(*, demo: bool) -> AppAssembly:
 
 
 @app.command()
+def serve(
+    demo: Annotated[bool, typer.Option("--demo", help="Scripted model; runs offline.")] = False,
+    host: Annotated[str | None, typer.Option(help="Bind address (127.0.0.1).")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (8000).")] = None,
+) -> None:
+    """Start the Web HUD."""
+    import uvicorn
+
+    from jarvis.ui.web.server import create_app
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    assembly = assemble(demo=demo)
+    web = assembly.settings.web
+    bind_host, bind_port = host or web.host, port or web.port
+    mode = " (demo: scripted model)" if demo else f" (model: {assembly.settings.model.model})"
+    typer.secho(f"JARVIS HUD → http://{bind_host}:{bind_port}/{mode}", fg="green")
+    uvicorn.run(
+        create_app(assembly),
+        host=bind_host,
+        port=bind_port,
+        log_level="warning",
+        ws_max_size=1_000_000,
+    )
+
+
+@app.command()
 def chat(
     demo: Annotated[bool, typer.Option("--demo", help="Scripted model; runs offline.")] = False,
     session: Annotated[str | None, typer.Option("--session", help="Resume a session.")] = None,

@@ -1,0 +1,79 @@
+"""The plugin base class and the host that calls hooks, isolating each plugin's failures."""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Any
+
+from jarvis.common.logging import get_logger
+
+_log = get_logger("jarvis.plugins")
+
+
+class JarvisPlugin:
+    """Base class with no-op hooks: a plugin overrides only what it needs."""
+
+    name = "plugin"
+    version = "0"
+
+    async def before_agent_start(self, prompt: str, context: dict[str, Any]) -> None:
+        return None
+
+    async def before_tool_call(
+        self, tool_name: str, args: dict[str, Any], auth: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """Return {"block": True, "reason": "..."} to stop the call."""
+        return None
+
+    async def after_tool_call(
+        self, tool_name: str, args: dict[str, Any], result: dict[str, Any]
+    ) -> None:
+        return None
+
+    async def on_message_end(self, message: Any) -> Any:
+        return None
+
+    async def transform_context(self, messages: list[Any]) -> list[Any]:
+        return messages
+
+
+@dataclass(frozen=True)
+class ToolBlock:
+    plugin: str
+    reason: str
+
+
+class PluginHost:
+    def __init__(self) -> None:
+        self.plugins: list[Any] = []
+
+    def register(self, plugin: Any) -> None:
+        self.plugins.append(plugin)
+
+    async def _call(self, plugin: Any, hook: str, *args: Any) -> Any:
+        method = getattr(plugin, hook, None)
+        if method is None:  # a plugin that does not inherit may lack a hook: that is fine
+            return None
+        try:
+            result = method(*args)
+            return await result if inspect.isawaitable(result) else result
+        except Exception:
+            _log.exception("plugin %s failed in %s", getattr(plugin, "name", plugin), hook)
+            return None
+
+    async def before_tool_call(
+        self, tool_name: str, args: dict[str, Any], auth: dict[str, Any]
+    ) -> ToolBlock | None:
+        for plugin in list(self.plugins):
+            verdict = await self._call(plugin, "before_tool_call", tool_name, dict(args), auth)
+            if isinstance(verdict, dict) and verdict.get("block"):
+                reason = str(verdict.get("reason") or "no reason given")
+                return ToolBlock(str(getattr(plugin, "name", type(plugin).__name__)), reason)
+        return None
+
+    async def after_tool_call(self, tool_name: str, args: dict[str, Any], is_error: bool) -> None:
+        for plugin in list(self.plugins):
+            await self._call(
+                plugin, "after_tool_call", tool_name, dict(args), {"is_error": is_error}
+            )

@@ -1,0 +1,86 @@
+"""The gate the executor calls: decide, audit, and turn a refusal into what the model reads."""
+
+from __future__ import annotations
+
+from jarvis.agent_layer.tools import ToolCallContext, ToolResult
+from jarvis.common.i18n import Language, t
+from jarvis.common.logging import get_logger
+from jarvis.core.approvals.audit import AuditLog, AuditRecord
+from jarvis.core.policy.sandbox import Decision, Sandbox
+from jarvis.core.tools.base import Tool
+from jarvis.core.tools.executor import GateVerdict
+from jarvis.model_layer.messages import ToolCall
+
+_log = get_logger("jarvis.gate")
+
+
+class Gate:
+    def __init__(self, sandbox: Sandbox, audit: AuditLog, language: Language = "ko") -> None:
+        self.sandbox = sandbox
+        self.audit = audit
+        self.language = language
+
+    async def check(self, tool: Tool, call: ToolCall, ctx: ToolCallContext) -> GateVerdict:
+        try:
+            decision = await self.sandbox.decide(tool, call, ctx)
+        except Exception as exc:  # a broken gate never lets a call through
+            _log.exception("the gate failed on %s", tool.name)
+            decision = Decision("block", "policy_unavailable", detail=str(exc))
+        self.audit.append(
+            AuditRecord(
+                ts_ms=self.sandbox.clock.now_ms(),
+                user=ctx.user_id,
+                agent=ctx.agent_id,
+                session=ctx.session_id,
+                turn=ctx.turn,
+                tool=tool.name,
+                source=tool.source.label(),
+                outcome=decision.outcome,
+                reason=decision.reason,
+                rule=decision.rule,
+            )
+        )
+        if decision.allowed:
+            return GateVerdict(decision.as_dict())
+        return GateVerdict(decision.as_dict(), self._refusal(tool.name, decision))
+
+    async def after_call(
+        self, tool: Tool, call: ToolCall, result: ToolResult, ctx: ToolCallContext
+    ) -> None:
+        await self.sandbox.plugins.after_tool_call(tool.name, call.arguments, result.is_error)
+
+    def _refusal(self, tool: str, decision: Decision) -> ToolResult:
+        lang, reason = self.language, decision.reason
+        denial = None
+        if reason == "user_deny":
+            text, denial = t("gate.approval_denied", lang, tool=tool), "user_deny"
+        elif reason == "timeout":
+            text, denial = t("gate.approval_timeout", lang, tool=tool), "timeout"
+        elif reason == "denied_repeated":
+            text = t("gate.approval_denied_repeated", lang, tool=tool, count=decision.detail)
+        elif reason == "dangerous":
+            text = t("gate.dangerous", lang, pattern=decision.detail)
+        elif reason.startswith("rule:"):
+            origin = reason.removeprefix("rule:")
+            pattern = (decision.rule or "").rsplit(" ", 1)[-1]
+            text = t("gate.rule_denied", lang, origin=origin, pattern=pattern, tool=tool)
+        elif reason == "policy_denied":
+            text = t("gate.policy_denied", lang, tool=tool, role=decision.detail)
+        elif reason.startswith("plugin:"):
+            text = t(
+                "gate.plugin_blocked",
+                lang,
+                plugin=reason.removeprefix("plugin:"),
+                tool=tool,
+                reason=decision.detail,
+            )
+        elif reason in ("no_approver", "approval_unavailable", "policy_unavailable", "aborted"):
+            text = t(f"gate.{reason}", lang, tool=tool)
+        else:
+            text = f"{decision.outcome}: {reason}"
+        return ToolResult(
+            content=text,
+            is_error=True,
+            denial=denial,  # type: ignore[arg-type]
+            details={"decision": decision.as_dict()},
+        )

@@ -1,0 +1,40 @@
+"""The role-based policy (wired, unlike the seed's all-allow): allow / block / approval_required."""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+from typing import Literal
+
+from jarvis.core.config import SecuritySettings
+
+Verdict = Literal["allow", "block", "approval_required"]
+
+
+class RolePolicy:
+    def __init__(self, settings: SecuritySettings) -> None:
+        self.settings = settings
+
+    def role_of(self, user_id: str) -> str:
+        return self.settings.user_roles.get(user_id, self.settings.default_role)
+
+    def evaluate(self, user_id: str, tool: str, declared_approval: bool | None = None) -> Verdict:
+        """`declared_approval` is a tool's own requirement (an MCP server's config)."""
+        role_name = self.role_of(user_id)
+        role = self.settings.roles.get(role_name)
+        if role is None:
+            raise LookupError(f"role {role_name!r} is not defined in security.roles")
+        if any(fnmatchcase(tool, g) for g in role.deny) or not any(
+            fnmatchcase(tool, g) for g in role.allow
+        ):
+            return "block"
+        return (
+            "approval_required"
+            if self.requires_approval(role_name, tool, declared_approval)
+            else "allow"
+        )
+
+    def requires_approval(self, role_name: str, tool: str, declared: bool | None) -> bool:
+        role = self.settings.roles[role_name]
+        listed = role.require_approval
+        globs = self.settings.require_approval_for if listed is None else listed
+        return bool(declared) or any(fnmatchcase(tool, g) for g in globs)

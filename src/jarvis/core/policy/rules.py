@@ -1,0 +1,389 @@
+"""Remembered rules ("always") and pure matching against them. No I/O, no clock.
+
+API:
+- `Rule`: one rule as stored in YAML. Validation is strict so a typo never widens a rule:
+  unknown keys, an empty or unbalanced bash pattern, a relative path pattern that climbs out of
+  the workspace, a bad timestamp, or a pattern other than `*` for a tool that takes none are
+  errors.
+- `RuleSet(rules)`: rules compiled once per load (bash patterns tokenised and indexed by first
+  word, path globs compiled); iterable and sized. Every match function takes one.
+- `match_shell_rules(analysis, rules, *, now_ms, fingerprint) -> RuleMatch`
+- `match_path_rules(tool, path, rules, *, workspace, now_ms, fingerprint) -> RuleMatch`
+- `match_any_rules(tool, rules, *, now_ms, fingerprint) -> RuleMatch` (every other tool)
+- `normalise_path(raw, workspace)`, `is_expired(rule, now)`, `is_stale(rule, fingerprint)`.
+
+Semantics:
+- Deny wins over allow whatever the specificity. An expired rule never applies. An allow rule
+  granted under another policy fingerprint is stale and skipped (hand-written rules have no
+  fingerprint and never go stale); deny rules apply whatever their fingerprint.
+- bash allow: exact token prefix of the words as written (`git status` covers `git status -s`,
+  not `git stash`, `./git status`, `env git status` or `FOO=1 git status`). `*` covers any
+  simple command, and a trailing ` *` is the same as leaving it out (`uv run *` == `uv run`).
+  A line is allowed only when it is safe (see `shell.py`) and *every* simple command is covered;
+  each gets its most specific rule (`RuleMatch.rules`, in command order).
+- bash deny is best effort and errs toward blocking: it checks every simple command (also inside
+  substitutions), matches the command name's basename too (`/bin/rm` for `rm`), looks inside
+  `sh -c '..'` and `eval ..`, and tries every position after a wrapper (`env`, `xargs`,
+  `timeout`, `find -exec` ...). Allow is exact and errs toward asking.
+- write_file/edit_file: glob over the lexically normalised path (`*` and `?` stay inside one
+  directory, `**` crosses any depth, nothing else is special). Relative patterns match paths
+  inside the workspace, absolute patterns the absolute path; so `*` is the workspace root's
+  files only and `**` the whole workspace. Symlinks are not resolved (pass a resolved path to
+  judge where a write really lands).
+- Other tools: only the pattern `*`, which covers every call.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+import shlex
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+
+from jarvis.core.policy.shell import WRAPPER_COMMANDS, ShellAnalysis, SimpleCommand, analyze_shell
+
+SHELL_TOOLS = frozenset({"bash"})
+PATH_TOOLS = frozenset({"write_file", "edit_file"})
+ANY_PATTERN = "*"
+
+RuleAction = Literal["allow", "deny"]
+MatchOutcome = Literal["allow", "deny", "none"]
+
+_TRAILING_ANY = re.compile(r"\s+\*\s*\Z")
+_SHELLS = frozenset({"ash", "bash", "dash", "ksh", "sh", "zsh"})
+_MAX_UNWRAP = 3  # nesting depth of `sh -c` / `eval` scripts looked into for deny rules
+
+
+class Rule(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    tool: str = Field(min_length=1)
+    pattern: str = ANY_PATTERN
+    action: RuleAction = "allow"
+    granted_by: str | None = None
+    granted_at: str | None = None  # ISO 8601 UTC
+    session_id: str | None = None
+    expires_at: str | None = None  # ISO 8601; naive means UTC
+    # The policy fingerprint when granted; hand-written rules have none and never go stale.
+    fingerprint: str | None = None
+    origin: str = Field(default="", exclude=True)  # file label, e.g. `approvals/main.yaml`
+
+    _tokens: tuple[str, ...] = PrivateAttr(default=())
+    _glob: re.Pattern[str] | None = PrivateAttr(default=None)
+    _canonical: str = PrivateAttr(default=ANY_PATTERN)
+    _expires_ms: int | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _compile(self) -> Rule:
+        if self.granted_at is not None:
+            _iso_ms(self.granted_at)
+        self._expires_ms = None if self.expires_at is None else _iso_ms(self.expires_at)
+        if self.tool in SHELL_TOOLS:
+            self._tokens = _shell_tokens(self.pattern)
+            self._canonical = shlex.join(self._tokens) if self._tokens else ANY_PATTERN
+        elif self.tool in PATH_TOOLS:
+            self._canonical = _normalise_glob(self.pattern)
+            self._glob = _compile_glob(self._canonical)
+        elif self.pattern.strip() != ANY_PATTERN:
+            raise ValueError(f"tool {self.tool!r} takes only the pattern '*'")
+        return self
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        """A bash rule's prefix tokens; empty means any simple command."""
+        return self._tokens
+
+    @property
+    def key(self) -> tuple[str, RuleAction, str]:
+        """Rules with equal keys match the same calls (`git  status` == `git status`)."""
+        return (self.tool, self.action, self._canonical)
+
+    def label(self) -> str:
+        return f"{self.origin}: {self.action} {self.tool} {self.pattern}".lstrip(": ")
+
+
+@dataclass(frozen=True, slots=True)
+class RuleMatch:
+    outcome: MatchOutcome
+    # deny: the deny rule; allow: the covering rule of each simple command, in order.
+    rules: tuple[Rule, ...] = ()
+    # none: the line's first unsafe reason, or "no_rule"; else "deny_rule" / "allow_rule".
+    reason: str = "no_rule"
+
+    @property
+    def rule(self) -> Rule | None:
+        return self.rules[0] if self.rules else None
+
+
+NO_MATCH = RuleMatch("none")
+
+
+@dataclass(slots=True)
+class _ShellIndex:
+    by_first: dict[str, list[Rule]] = field(default_factory=dict)
+    any: list[Rule] = field(default_factory=list)
+
+    def add(self, rule: Rule) -> None:
+        if rule.tokens:
+            self.by_first.setdefault(rule.tokens[0], []).append(rule)
+        else:
+            self.any.append(rule)
+
+
+class RuleSet:
+    """Rules compiled for matching; build once per load, never per call."""
+
+    __slots__ = ("_allow", "_by_tool", "_deny", "rules")
+
+    def __init__(self, rules: Iterable[Rule] = ()) -> None:
+        self.rules: tuple[Rule, ...] = tuple(rules)
+        self._allow = _ShellIndex()
+        self._deny = _ShellIndex()
+        self._by_tool: dict[tuple[str, RuleAction], list[Rule]] = {}
+        for rule in self.rules:
+            if rule.tool in SHELL_TOOLS:
+                (self._deny if rule.action == "deny" else self._allow).add(rule)
+            else:
+                self._by_tool.setdefault((rule.tool, rule.action), []).append(rule)
+
+    def __iter__(self) -> Iterator[Rule]:
+        return iter(self.rules)
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+
+def match_shell_rules(
+    analysis: ShellAnalysis, rules: RuleSet, *, now_ms: int, fingerprint: str | None
+) -> RuleMatch:
+    """deny if any simple command hits a deny rule; allow if the line is safe and every simple
+    command is covered by an allow rule; otherwise none (ask)."""
+    if rules._deny.by_first or rules._deny.any:
+        for command in analysis.commands:
+            denied = _deny_rule(command, rules._deny, now_ms)
+            if denied is not None:
+                return RuleMatch("deny", (denied,), "deny_rule")
+    if analysis.unsafe:
+        return RuleMatch("none", reason=analysis.unsafe[0])
+    covering: list[Rule] = []
+    for command in analysis.commands:
+        rule = _allow_rule(command.words, rules._allow, now_ms, fingerprint)
+        if rule is None:
+            return NO_MATCH
+        covering.append(rule)
+    return RuleMatch("allow", tuple(covering), "allow_rule")
+
+
+def match_path_rules(
+    tool: str,
+    path: str,
+    rules: RuleSet,
+    *,
+    workspace: Path,
+    now_ms: int,
+    fingerprint: str | None,
+) -> RuleMatch:
+    """write_file/edit_file: deny wins; among allow rules the longest pattern is named."""
+    deny = rules._by_tool.get((tool, "deny"), [])
+    allow = rules._by_tool.get((tool, "allow"), [])
+    if not deny and not allow:
+        return NO_MATCH
+    absolute, relative = _locate(path, workspace)
+    for rule in deny:
+        if _in_force(rule, now_ms, fingerprint) and _covers_path(rule, absolute, relative):
+            return RuleMatch("deny", (rule,), "deny_rule")
+    best: Rule | None = None
+    for rule in allow:
+        if (
+            _in_force(rule, now_ms, fingerprint)
+            and _covers_path(rule, absolute, relative)
+            and (best is None or len(rule._canonical) > len(best._canonical))
+        ):
+            best = rule
+    return NO_MATCH if best is None else RuleMatch("allow", (best,), "allow_rule")
+
+
+def match_any_rules(
+    tool: str, rules: RuleSet, *, now_ms: int, fingerprint: str | None
+) -> RuleMatch:
+    """Tools without patterns: a `*` rule covers every call; deny wins."""
+    for action in ("deny", "allow"):
+        for rule in rules._by_tool.get((tool, action), []):
+            if _in_force(rule, now_ms, fingerprint):
+                return RuleMatch(action, (rule,), f"{action}_rule")
+    return NO_MATCH
+
+
+def normalise_path(raw: str, workspace: Path) -> str:
+    """`..` resolved lexically and `~` expanded (as the file tools do); relative to the
+    workspace when inside it (`.` for the workspace itself), else absolute."""
+    absolute, relative = _locate(raw, workspace)
+    return absolute if relative is None else relative
+
+
+def is_expired(rule: Rule, now: int | str) -> bool:
+    """`now` is epoch milliseconds or an ISO 8601 timestamp."""
+    now_ms = now if isinstance(now, int) else _iso_ms(now)
+    return rule._expires_ms is not None and rule._expires_ms <= now_ms
+
+
+def is_stale(rule: Rule, fingerprint: str | None) -> bool:
+    """An allow rule granted under a policy that no longer holds (shown as stale, ignored)."""
+    return rule.action == "allow" and rule.fingerprint not in (None, fingerprint)
+
+
+# rule compilation
+
+
+def _iso_ms(text: str) -> int:
+    moment = datetime.fromisoformat(text.strip())
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return int(moment.timestamp() * 1000)
+
+
+def _shell_tokens(pattern: str) -> tuple[str, ...]:
+    text = pattern.strip()
+    if text == ANY_PATTERN:
+        return ()
+    tokens = tuple(shlex.split(_TRAILING_ANY.sub("", text)))
+    if not tokens:
+        raise ValueError("a bash pattern needs at least one word (or '*')")
+    return tokens
+
+
+def _normalise_glob(pattern: str) -> str:
+    text = os.path.expanduser(pattern.strip())
+    if not text:
+        raise ValueError("a path pattern must not be empty")
+    text = _collapse_root(posixpath.normpath(text))
+    if text == ".." or text.startswith("../"):
+        raise ValueError(f"path pattern {pattern!r} leaves the workspace; write it absolute")
+    return text
+
+
+def _compile_glob(glob: str) -> re.Pattern[str]:
+    parts: list[str] = []
+    index = 0
+    while index < len(glob):
+        if glob.startswith("**/", index):
+            parts.append("(?:.*/)?")
+            index += 3
+        elif glob.startswith("**", index):
+            parts.append(".*")
+            index += 2
+        else:
+            char = glob[index]
+            parts.append("[^/]*" if char == "*" else "[^/]" if char == "?" else re.escape(char))
+            index += 1
+    return re.compile("".join(parts), re.DOTALL)
+
+
+# matching
+
+
+def _in_force(rule: Rule, now_ms: int, fingerprint: str | None) -> bool:
+    if rule._expires_ms is not None and rule._expires_ms <= now_ms:
+        return False
+    return rule.action == "deny" or rule.fingerprint is None or rule.fingerprint == fingerprint
+
+
+def _allow_rule(
+    words: tuple[str, ...], index: _ShellIndex, now_ms: int, fingerprint: str | None
+) -> Rule | None:
+    best: Rule | None = None
+    for rule in index.by_first.get(words[0], ()):
+        size = len(rule.tokens)
+        if (
+            words[:size] == rule.tokens
+            and (best is None or size > len(best.tokens))
+            and _in_force(rule, now_ms, fingerprint)
+        ):
+            best = rule
+    if best is None:
+        best = next((rule for rule in index.any if _in_force(rule, now_ms, fingerprint)), None)
+    return best
+
+
+def _deny_rule(command: SimpleCommand, index: _ShellIndex, now_ms: int) -> Rule | None:
+    for view in _deny_views(command.argv, 0):
+        name, base = view[0], _basename(view[0])
+        for key in (name, base) if base != name else (name,):
+            for rule in index.by_first.get(key, ()):
+                tokens = rule.tokens
+                if view[1 : len(tokens)] == tokens[1:] and _in_force(rule, now_ms, None):
+                    return rule
+        for rule in index.any:
+            if _in_force(rule, now_ms, None):
+                return rule
+    return None
+
+
+def _deny_views(argv: tuple[str, ...], depth: int) -> Iterator[tuple[str, ...]]:
+    """The command as written, plus the commands it would run through wrappers and scripts."""
+    if not argv:
+        return
+    yield argv
+    if depth >= _MAX_UNWRAP:
+        return
+    if _basename(argv[0]) in WRAPPER_COMMANDS:
+        for start in range(1, len(argv)):
+            yield argv[start:]
+            yield from _script_views(argv[start:], depth)
+    else:
+        yield from _script_views(argv, depth)
+
+
+def _script_views(argv: tuple[str, ...], depth: int) -> Iterator[tuple[str, ...]]:
+    script = _inline_script(argv)
+    if script is not None:
+        for inner in analyze_shell(script).commands:
+            yield from _deny_views(inner.argv, depth + 1)
+
+
+def _inline_script(argv: tuple[str, ...]) -> str | None:
+    """The code of `eval ..` or `sh [opts] -c CODE`."""
+    name = _basename(argv[0])
+    if name == "eval":
+        return " ".join(argv[1:])
+    if name not in _SHELLS:
+        return None
+    for position, word in enumerate(argv[1:], start=1):
+        if not word.startswith(("-", "+")):
+            return None  # a script file: its contents are not visible here
+        if not word.startswith("--") and "c" in word[1:]:
+            return argv[position + 1] if position + 1 < len(argv) else None
+    return None
+
+
+def _basename(name: str) -> str:
+    return name.rpartition("/")[2]
+
+
+def _locate(raw: str, workspace: Path) -> tuple[str, str | None]:
+    """(absolute path, path relative to the workspace or None when outside)."""
+    root = _collapse_root(os.path.abspath(workspace))
+    absolute = _collapse_root(posixpath.normpath(posixpath.join(root, os.path.expanduser(raw))))
+    if absolute == root:
+        return absolute, "."
+    prefix = root if root.endswith("/") else root + "/"
+    return absolute, absolute[len(prefix) :] if absolute.startswith(prefix) else None
+
+
+def _collapse_root(path: str) -> str:
+    """POSIX keeps a leading `//`; the kernel reads it as `/`, so must we."""
+    return "/" + path.lstrip("/") if path.startswith("//") else path
+
+
+def _covers_path(rule: Rule, absolute: str, relative: str | None) -> bool:
+    target = absolute if rule._canonical.startswith("/") else relative
+    return (
+        target is not None and rule._glob is not None and rule._glob.fullmatch(target) is not None
+    )

@@ -1,0 +1,248 @@
+"""The single decision point of the tool gate: `Sandbox.decide(tool, call, ctx) -> Decision`.
+
+Order (seed 000 + 002, SPEC §8): policy → plugins `before_tool_call` → dangerous commands →
+deny rules → approval required? → repeated denials → remembered allow rules → ask a human.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from jarvis.agent_layer.tools import ToolCallContext
+from jarvis.common.clock import Clock, new_id
+from jarvis.core.approvals.request import AnswerOption, ApprovalRequest, preview_args
+from jarvis.core.approvals.service import ApprovalService
+from jarvis.core.config import SecuritySettings
+from jarvis.core.plugins.host import PluginHost
+from jarvis.core.policy.dangerous import DangerousMatcher
+from jarvis.core.policy.patterns import suggest_pattern
+from jarvis.core.policy.role_policy import RolePolicy
+from jarvis.core.policy.rule_store import RuleStore
+from jarvis.core.policy.rules import (
+    NO_MATCH,
+    PATH_TOOLS,
+    SHELL_TOOLS,
+    Rule,
+    RuleMatch,
+    RuleSet,
+    is_stale,
+    match_any_rules,
+    match_path_rules,
+    match_shell_rules,
+)
+from jarvis.core.policy.shell import analyze_shell
+from jarvis.core.tools.base import Tool
+from jarvis.model_layer.messages import ToolCall
+
+Outcome = Literal["allow", "deny", "timeout", "block"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    outcome: Outcome
+    reason: str
+    rule: str | None = None
+    detail: str = ""
+
+    @property
+    def allowed(self) -> bool:
+        return self.outcome == "allow"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v not in (None, "")}
+
+
+def policy_fingerprint(
+    tool: str, approval_required: bool, dangerous: list[str], source: str
+) -> str:
+    """What a standing consent relied on; a change makes old rules stale."""
+    basis = json.dumps([tool, approval_required, sorted(dangerous), source])
+    return hashlib.sha256(basis.encode()).hexdigest()[:16]
+
+
+def args_key(tool: str, args: dict[str, Any]) -> str:
+    return tool + "\x00" + json.dumps(args, sort_keys=True, ensure_ascii=False, default=str)
+
+
+@dataclass
+class _TurnDenials:
+    turn: int = 0
+    counts: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass
+class Sandbox:
+    settings: SecuritySettings
+    rules: RuleStore
+    approvals: ApprovalService | None
+    workspace: Path
+    clock: Clock
+    plugins: PluginHost = field(default_factory=PluginHost)
+    unattended: bool = False
+    _policy: RolePolicy = field(init=False)
+    _dangerous: DangerousMatcher = field(init=False)
+    _denials: dict[str, _TurnDenials] = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        self._policy = RolePolicy(self.settings)
+        self._dangerous = DangerousMatcher.compile(self.settings.dangerous_commands)
+
+    def any_requires_approval(self, tools: list[str], user_id: str = "local") -> bool:
+        role = self._policy.role_of(user_id)
+        try:
+            return any(self._policy.requires_approval(role, name, None) for name in tools)
+        except KeyError:
+            return True
+
+    def accepts_standing_consent(self, tool: str) -> bool:
+        return tool not in self.settings.no_standing_consent
+
+    def fingerprint(self, tool: Tool, approval_required: bool) -> str:
+        return policy_fingerprint(
+            tool.name, approval_required, self.settings.dangerous_commands, tool.source.label()
+        )
+
+    def is_stale(self, rule: Rule, tool: Tool, user_id: str) -> bool:
+        verdict = self._policy.evaluate(user_id, tool.name, _declared(tool))
+        return is_stale(rule, self.fingerprint(tool, verdict == "approval_required"))
+
+    async def decide(self, tool: Tool, call: ToolCall, ctx: ToolCallContext) -> Decision:
+        try:
+            verdict = self._policy.evaluate(ctx.user_id, tool.name, _declared(tool))
+        except Exception as exc:  # fail closed, and don't remember it
+            return Decision("block", "policy_unavailable", detail=str(exc))
+        if verdict == "block":
+            return Decision("block", "policy_denied", detail=self._policy.role_of(ctx.user_id))
+        blocked = await self.plugins.before_tool_call(
+            tool.name, call.arguments, {"user_id": ctx.user_id, "agent_id": ctx.agent_id}
+        )
+        if blocked is not None:
+            return Decision("block", f"plugin:{blocked.plugin}", detail=blocked.reason)
+        command = call.arguments.get("command")
+        if tool.name in SHELL_TOOLS and isinstance(command, str):
+            pattern = self._dangerous.check(command)
+            if pattern is not None:
+                return Decision("block", "dangerous", detail=pattern)
+        required = verdict == "approval_required"
+        match = self._match(tool, call, ctx, required)
+        if match.outcome == "deny" and match.rule is not None:
+            return Decision("block", f"rule:{match.rule.origin}", rule=match.rule.label())
+        if not required:
+            return Decision("allow", "not_required")
+        return await self._approval(tool, call, ctx, match, required)
+
+    async def _approval(
+        self, tool: Tool, call: ToolCall, ctx: ToolCallContext, match: RuleMatch, required: bool
+    ) -> Decision:
+        key = args_key(tool.name, call.arguments)
+        denials = self._turn_denials(ctx)
+        if denials.counts[key] >= self.settings.denied_repeat_threshold:
+            return Decision("block", "denied_repeated", detail=str(denials.counts[key]))
+        if match.outcome == "allow" and match.rule is not None:
+            return Decision("allow", f"rule:{match.rule.origin}", rule=match.rule.label())
+        if self.unattended:
+            return Decision("deny", "approval_unavailable")
+        if self.approvals is None:
+            return Decision("deny", "no_approver")
+        request = self._request(tool, call, ctx)
+        status = await self.approvals.ask(request, ctx.abort)
+        if status in ("allow", "always"):
+            denials.counts.pop(key, None)
+            if status == "always" and request.pattern is not None:
+                self._remember(tool, ctx, request.pattern, required)
+                return Decision("allow", "user_always", rule=f"{tool.name} {request.pattern}")
+            return Decision("allow", "user_once")
+        if status == "deny":
+            denials.counts[key] += 1
+            return Decision("deny", "user_deny")
+        if status == "timeout":
+            return Decision("timeout", "timeout")
+        if status == "no_approver":
+            return Decision("deny", "no_approver")
+        return Decision("deny", "aborted")
+
+    def _match(self, tool: Tool, call: ToolCall, ctx: ToolCallContext, required: bool) -> RuleMatch:
+        rules = self.rules.rules_for(ctx.agent_id)
+        if not len(rules):
+            return NO_MATCH
+        now, current = self.clock.now_ms(), self.fingerprint(tool, required)
+        match = self._match_kind(tool, call, rules, now, current)
+        if match.outcome == "allow" and not self.accepts_standing_consent(tool.name):
+            return NO_MATCH  # such tools ignore remembered consent; deny rules still apply
+        return match
+
+    def _match_kind(
+        self, tool: Tool, call: ToolCall, rules: RuleSet, now: int, current: str
+    ) -> RuleMatch:
+        if tool.name in SHELL_TOOLS:
+            command = call.arguments.get("command")
+            if not isinstance(command, str):
+                return NO_MATCH
+            return match_shell_rules(analyze_shell(command), rules, now_ms=now, fingerprint=current)
+        if tool.name in PATH_TOOLS:
+            path = call.arguments.get("path")
+            if not isinstance(path, str):
+                return NO_MATCH
+            return match_path_rules(
+                tool.name, path, rules, workspace=self.workspace, now_ms=now, fingerprint=current
+            )
+        return match_any_rules(tool.name, rules, now_ms=now, fingerprint=current)
+
+    def _request(self, tool: Tool, call: ToolCall, ctx: ToolCallContext) -> ApprovalRequest:
+        pattern = suggest_pattern(tool.name, call.arguments, self.workspace)
+        options: list[AnswerOption] = ["allow", "deny"]
+        if pattern is not None and self.accepts_standing_consent(tool.name):
+            options = ["allow", "always", "deny"]
+        else:
+            pattern = None
+        now = self.clock.now_ms()
+        timeout = self.settings.approval_timeout_sec
+        return ApprovalRequest(
+            id=new_id(),
+            session_id=ctx.session_id,
+            agent_id=ctx.agent_id,
+            user_id=ctx.user_id,
+            turn=ctx.turn,
+            tool_call_id=call.id,
+            tool=tool.name,
+            source=tool.source.label(),
+            args=preview_args(call.arguments),
+            options=options,
+            pattern=pattern,
+            irreversible=tool.destructive,
+            created_ms=now,
+            expires_ms=now + int(timeout * 1000),
+            timeout_sec=timeout,
+        )
+
+    def _remember(self, tool: Tool, ctx: ToolCallContext, pattern: str, required: bool) -> None:
+        granted = datetime.fromtimestamp(self.clock.now_ms() / 1000, UTC)
+        self.rules.add_rule(
+            ctx.agent_id,
+            Rule(
+                tool=tool.name,
+                pattern=pattern,
+                granted_by=ctx.user_id,
+                granted_at=granted.isoformat(timespec="seconds").replace("+00:00", "Z"),
+                session_id=ctx.session_id,
+                fingerprint=self.fingerprint(tool, required),
+            ),
+        )
+
+    def _turn_denials(self, ctx: ToolCallContext) -> _TurnDenials:
+        entry = self._denials.setdefault(ctx.session_id, _TurnDenials())
+        if entry.turn != ctx.turn:
+            entry.turn, entry.counts = ctx.turn, Counter()
+        return entry
+
+
+def _declared(tool: Tool) -> bool | None:
+    """A tool's own approval requirement (MCP servers declare one)."""
+    value = getattr(tool, "requires_approval", None)
+    return value if isinstance(value, bool) else None

@@ -1,0 +1,59 @@
+"""The terminal approval channel: asks inline; a = ALLOW (Enter too), A = ALWAYS, d = DENY."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from jarvis.core.approvals.channel import ApprovalChannel
+from jarvis.core.approvals.pending import PendingApprovalStore, Status
+from jarvis.core.approvals.request import ApprovalRequest
+
+if TYPE_CHECKING:
+    from jarvis.ui.cli.chat import ChatRepl
+
+_KEYS = {"": "allow", "a": "allow", "A": "always", "d": "deny", "D": "deny"}
+_LABELS = {"allow": "a/Enter = 한 번 허용", "always": "A = 항상 허용", "deny": "d = 거부"}
+_RESOLVED = {
+    "allow": "✓ 허용",
+    "always": "✓ 항상 허용",
+    "deny": "✗ 거부",
+    "timeout": "⏱ 시간 초과로 거부",
+    "cancelled": "✗ 취소",
+}
+
+
+class TerminalApprovalChannel(ApprovalChannel):
+    def __init__(self, repl: ChatRepl, store: PendingApprovalStore) -> None:
+        self.repl = repl
+        self.store = store
+        self._tasks: set[asyncio.Task[object]] = set()
+
+    async def deliver(self, request: ApprovalRequest) -> bool:
+        render = self.repl.render
+        render.line(f"⚡ 승인 요청 · {request.tool} ({request.source})")
+        for arg in request.args:
+            note = f"  (원래 {arg.original_length}자 중 일부만 표시)" if arg.shortened else ""
+            render.line(f"    {arg.key}: {arg.value}{note}")
+        if request.irreversible:
+            render.line("    ⚠ 되돌릴 수 없는 작업입니다.")
+        if request.pattern is not None:
+            render.line(f"    항상 허용하면 저장될 규칙: {request.tool} {request.pattern}")
+        choices = " · ".join(_LABELS[o] for o in request.options)
+        render.write(f"  [{choices}] ({int(request.timeout_sec)}초) › ")
+        self.repl.set_answer_sink(lambda line: self._answer(request, line))
+        return True
+
+    def _answer(self, request: ApprovalRequest, line: str) -> bool:
+        """True when `line` answered; anything else stays a prompt for after the turn."""
+        answer = _KEYS.get(line.strip())
+        if answer is None or answer not in request.options:
+            return False
+        task = asyncio.create_task(self.store.answer(request.id, request.user_id, answer))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return True
+
+    async def resolved(self, request: ApprovalRequest, status: Status) -> None:
+        self.repl.answer_sink = None
+        self.repl.render.line(f"  {_RESOLVED.get(status, status)}")

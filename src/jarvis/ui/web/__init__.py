@@ -1,0 +1,1 @@
+"""The Web HUD: FastAPI app, WebSocket protocol, per-session approval broker, static page."""

@@ -1,0 +1,81 @@
+"""The approval broker: one per session, shared by every connection (tab, window) of it.
+
+A request goes to every open connection; the first answer wins (the pending store decides);
+`approval_resolved` closes the other modals; a connection that attaches while a request is
+pending is shown it; with no connection at all the request is not delivered (→ `no_approver`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from jarvis.core.approvals.channel import ApprovalChannel, ChannelRegistry
+from jarvis.core.approvals.pending import Status
+from jarvis.core.approvals.request import ApprovalRequest
+
+
+class Connection:
+    """One WebSocket: events are queued and written by one writer task, never blocking a turn."""
+
+    def __init__(self, user_id: str) -> None:
+        self.user_id = user_id
+        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.outbox.put_nowait(message)
+
+    def close(self) -> None:
+        self.outbox.put_nowait(None)
+
+
+class ApprovalBroker(ApprovalChannel):
+    def __init__(self, session_id: str) -> None:
+        self.session_id = session_id
+        self.connections: set[Connection] = set()
+        self.pending: dict[str, ApprovalRequest] = {}
+
+    def attach(self, connection: Connection) -> None:
+        self.connections.add(connection)
+        for request in self.pending.values():
+            connection.send(request.model_dump(mode="json"))
+
+    def detach(self, connection: Connection) -> None:
+        self.connections.discard(connection)
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        for connection in list(self.connections):
+            connection.send(message)
+
+    async def deliver(self, request: ApprovalRequest) -> bool:
+        if not self.connections:
+            return False
+        self.pending[request.id] = request
+        self.broadcast(request.model_dump(mode="json"))
+        return True
+
+    async def resolved(self, request: ApprovalRequest, status: Status) -> None:
+        self.pending.pop(request.id, None)
+        self.broadcast(
+            {
+                "type": "approval_resolved",
+                "id": request.id,
+                "status": status,
+                "timeout": status == "timeout",
+            }
+        )
+
+
+class BrokerRegistry:
+    """Brokers by session id, registered as the sessions' approval channels."""
+
+    def __init__(self, channels: ChannelRegistry) -> None:
+        self.channels = channels
+        self._brokers: dict[str, ApprovalBroker] = {}
+
+    def for_session(self, session_id: str) -> ApprovalBroker:
+        broker = self._brokers.get(session_id)
+        if broker is None:
+            broker = self._brokers[session_id] = ApprovalBroker(session_id)
+            self.channels.attach(session_id, broker)
+        return broker

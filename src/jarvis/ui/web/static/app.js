@@ -1,0 +1,241 @@
+// The Jarvis HUD. Every piece of model or user text is set with textContent, never as HTML.
+(() => {
+  "use strict";
+  const STRINGS = {
+    ko: {
+      newSession: "새 세션", send: "보내기", stop: "중단", placeholder: "무엇을 도와드릴까요? (Enter 보내기, Shift+Enter 줄바꿈)",
+      agenda: "AGENDA", activity: "ACTIVITY", rules: "승인 규칙", noRules: "기억된 규칙이 없습니다.",
+      noAgenda: "챙길 약속이 없습니다.", revoke: "해제", stale: "정책이 바뀌어 다시 물음",
+      approvalTitle: "승인 요청 · ", source: "출처: ", shortened: (n) => `(원래 ${n}자 중 일부만 표시)`,
+      irreversible: "⚠ 되돌릴 수 없는 작업입니다.", patternNote: (p) => `항상 허용하면 저장될 규칙: ${p}`,
+      allow: "허용 (Enter)", always: "항상 허용", deny: "거부", left: (s) => `${s}초 남음`,
+      resolved: { allow: "허용", always: "항상 허용", deny: "사용자가 거부", timeout: "시간 초과로 거부", cancelled: "취소" },
+      reasons: { not_required: "승인 불필요", user_once: "한 번 허용", user_always: "항상 허용",
+        user_deny: "사용자가 거부", timeout: "시간 초과로 거부", dangerous: "위험 명령 차단",
+        policy_denied: "정책상 불가", policy_unavailable: "정책 평가 실패", denied_repeated: "반복 거부로 차단",
+        no_approver: "답할 사람 없음", approval_unavailable: "승인 불가", aborted: "중단" },
+      connected: "연결됨", disconnected: "연결 끊김", conflict: "이미 답한 요청입니다.",
+    },
+    en: {
+      newSession: "New session", send: "Send", stop: "Stop", placeholder: "What can I do? (Enter sends, Shift+Enter new line)",
+      agenda: "AGENDA", activity: "ACTIVITY", rules: "Approval rules", noRules: "No remembered rules.",
+      noAgenda: "Nothing to keep track of.", revoke: "Revoke", stale: "policy changed; asks again",
+      approvalTitle: "Approval · ", source: "Source: ", shortened: (n) => `(showing part of ${n} characters)`,
+      irreversible: "⚠ This cannot be undone.", patternNote: (p) => `ALWAYS will save the rule: ${p}`,
+      allow: "Allow (Enter)", always: "Always", deny: "Deny", left: (s) => `${s}s left`,
+      resolved: { allow: "allowed", always: "always allowed", deny: "denied by user", timeout: "denied: timed out", cancelled: "cancelled" },
+      reasons: { not_required: "no approval needed", user_once: "allowed once", user_always: "always allowed",
+        user_deny: "denied by user", timeout: "timed out", dangerous: "dangerous command blocked",
+        policy_denied: "not permitted", policy_unavailable: "policy unavailable", denied_repeated: "blocked after repeated denials",
+        no_approver: "nobody to approve", approval_unavailable: "approval unavailable", aborted: "aborted" },
+      connected: "connected", disconnected: "disconnected", conflict: "That request was already answered.",
+    },
+  };
+  const params = new URLSearchParams(location.search);
+  const lang = params.get("lang") || document.documentElement.dataset.lang || "ko";
+  const S = STRINGS[lang] || STRINGS.ko;
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, cls, text) => { const n = document.createElement(tag); if (cls) n.className = cls; if (text !== undefined) n.textContent = text; return n; };
+
+  document.querySelectorAll("[data-i18n]").forEach((n) => { n.textContent = S[n.dataset.i18n]; });
+  document.querySelectorAll("[data-i18n-placeholder]").forEach((n) => { n.placeholder = S[n.dataset.i18nPlaceholder]; });
+
+  const key = params.get("key") || sessionStorage.getItem("jarvis_key") || "";
+  if (key) sessionStorage.setItem("jarvis_key", key);
+  const headers = key ? { Authorization: `Bearer ${key}`, "Content-Type": "application/json" } : { "Content-Type": "application/json" };
+  const api = (path, options = {}) => fetch(path, { ...options, headers });
+
+  let ws = null, sessionId = params.get("session") || sessionStorage.getItem("jarvis_session") || "";
+  let current = null;            // the assistant bubble being streamed
+  let pending = new Map();       // approval id -> request
+  let shown = null, timer = null;
+
+  function addMessage(role, text) {
+    const node = el("div", `msg ${role}`, text);
+    $("messages").append(node);
+    $("messages").scrollTop = $("messages").scrollHeight;
+    return node;
+  }
+  function activity(text, cls) {
+    const li = el("li", cls || "", `${new Date().toLocaleTimeString()} ${text}`);
+    $("activity").prepend(li);
+    while ($("activity").children.length > 200) $("activity").lastChild.remove();
+  }
+  function reason(decision) {
+    if (!decision || !decision.reason) return "";
+    const r = decision.reason;
+    if (r.startsWith("rule:")) return `${lang === "en" ? "rule" : "규칙"} ${r.slice(5)}`;
+    if (r.startsWith("plugin:")) return `plugin ${r.slice(7)}`;
+    return S.reasons[r] || r;
+  }
+  function setRunning(running) { $("stop").disabled = !running; }
+
+  function onEvent(ev) {
+    switch (ev.type) {
+      case "session":
+        sessionId = ev.session.id; sessionStorage.setItem("jarvis_session", sessionId);
+        setRunning(ev.running); loadSessions(); loadHistory(); break;
+      case "agent_start": current = null; setRunning(true); break;
+      case "message_update":
+        if (ev.text_delta) { if (!current) current = addMessage("assistant", ""); current.textContent += ev.text_delta; $("messages").scrollTop = $("messages").scrollHeight; }
+        break;
+      case "tool_execution_start":
+        current = null;
+        addMessage("tool", `⚙ ${ev.tool_name} ${JSON.stringify(ev.args)}`);
+        activity(`⚙ ${ev.tool_name}`); break;
+      case "tool_execution_end": {
+        const why = reason(ev.decision);
+        activity(`${ev.is_error ? "✗" : "✓"} ${ev.tool_name}${why ? " · " + why : ""}`, ev.is_error ? "bad" : "ok");
+        if (ev.decision && ev.decision.reason && ev.decision.reason !== "not_required") activity(`⚡ approval · ${why}`, ev.decision.outcome === "allow" ? "ok" : "bad");
+        if (ev.decision && ev.decision.reason === "user_always") loadRules();
+        break;
+      }
+      case "agent_end": current = null; setRunning(false); loadSessions(); loadAgenda(); break;
+      case "agent_error": addMessage("error", ev.message); activity(`✗ ${ev.message}`, "bad"); break;
+      case "validation_error": addMessage("error", ev.message); break;
+      case "approval_request": pending.set(ev.id, ev); showNext(); break;
+      case "approval_resolved": {
+        const req = pending.get(ev.id); pending.delete(ev.id);
+        if (req && ev.timeout) activity(`⚡ approval · ${S.resolved.timeout}`, "bad");
+        if (shown && shown.id === ev.id) closeModal();
+        showNext(); break;
+      }
+      case "approval_answer": if (ev.status === 409) activity(S.conflict, "bad"); break;
+      case "agenda_changed": loadAgenda(); break;
+      case "command_result": addMessage("tool", ev.text); break;
+      case "error": addMessage("error", ev.message); break;
+    }
+  }
+
+  function showNext() {
+    if (shown || pending.size === 0) return;
+    const req = pending.values().next().value; shown = req;
+    $("modal-title").textContent = S.approvalTitle + req.tool;
+    $("modal-source").textContent = S.source + req.source;
+    const args = $("modal-args"); args.replaceChildren();
+    for (const a of req.args) {
+      args.append(el("dt", "", a.key));
+      const dd = el("dd", "", a.value);
+      if (a.shortened) { dd.append(" "); dd.append(el("span", "short", S.shortened(a.original_length))); }
+      args.append(dd);
+    }
+    $("modal-warning").hidden = !req.irreversible; $("modal-warning").textContent = S.irreversible;
+    $("modal-pattern").hidden = !(req.pattern && req.options.includes("always"));
+    if (req.pattern) $("modal-pattern").textContent = S.patternNote(`${req.tool} ${req.pattern}`);
+    const buttons = $("modal-buttons"); buttons.replaceChildren();
+    for (const option of req.options) {
+      const b = el("button", option, S[option]); b.type = "button"; b.dataset.answer = option;
+      b.addEventListener("click", () => answer(req.id, option)); buttons.append(b);
+    }
+    $("modal").hidden = false;
+    const tick = () => {
+      const left = Math.max(0, Math.round((req.expires_ms - Date.now()) / 1000));
+      $("modal-countdown").textContent = S.left(left);
+    };
+    tick(); timer = setInterval(tick, 500);
+    buttons.querySelector("[data-answer=allow]")?.focus();
+  }
+  function closeModal() { $("modal").hidden = true; shown = null; clearInterval(timer); }
+  function answer(id, option) {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "approval", id, answer: option }));
+  }
+  document.addEventListener("keydown", (e) => {
+    if (shown && e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); answer(shown.id, "allow"); }
+  });
+
+  async function loadSessions() {
+    const res = await api("/api/sessions"); if (!res.ok) return;
+    const select = $("session-select"); select.replaceChildren();
+    for (const s of await res.json()) {
+      const o = el("option", "", `${s.title || s.id} (${s.turns})`); o.value = s.id; o.selected = s.id === sessionId; select.append(o);
+    }
+  }
+  async function loadHistory() {
+    const res = await api(`/api/sessions/${sessionId}/history`); if (!res.ok) return;
+    $("messages").replaceChildren();
+    for (const e of await res.json()) {
+      const m = e.message;
+      if (m.role === "user") addMessage("user", unescapeHtml(m.content));
+      else if (m.role === "assistant" && m.content) addMessage("assistant", m.content);
+    }
+  }
+  function unescapeHtml(text) { // the server escapes user input; show it as typed (as text)
+    return text.replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
+  }
+  async function loadRules() {
+    const res = await api("/api/rules"); if (!res.ok) return;
+    const data = await res.json(); const list = $("rules"); list.replaceChildren();
+    let count = 0;
+    for (const [origin, rules] of Object.entries(data.files)) {
+      for (const r of rules) {
+        count++;
+        const li = el("li"); const label = el("span");
+        label.append(el("code", "", `${r.action === "deny" ? "✕ " : ""}${r.tool} ${r.pattern}`));
+        label.append(el("span", "muted", `  ${origin}`));
+        if (r.stale) label.append(el("span", "stale", S.stale));
+        li.append(label);
+        const b = el("button", "", S.revoke); b.type = "button";
+        b.addEventListener("click", async () => {
+          const agent = origin.startsWith("approvals/") ? origin.slice(10, -5) : null;
+          await api("/api/rules/revoke", { method: "POST", body: JSON.stringify({ agent, tool: r.tool, pattern: r.pattern }) });
+          loadRules();
+        });
+        li.append(b); list.append(li);
+      }
+    }
+    if (!count) list.append(el("li", "muted", S.noRules));
+  }
+  async function loadAgenda() {
+    const res = await api("/api/agenda"); if (!res.ok) return;
+    const data = await res.json(); const list = $("agenda"); list.replaceChildren();
+    for (const loop of data.open || []) list.append(agendaItem(loop, false));
+    for (const loop of data.closed || []) list.append(agendaItem(loop, true));
+    if (!list.children.length) list.append(el("li", "muted", S.noAgenda));
+  }
+  function agendaItem(loop, closed) {
+    const li = el("li", closed ? "closed" : "");
+    const due = loop.due_text ? ` (${loop.due_text})` : "";
+    li.append(el("span", "", loop.description + due));
+    const actions = el("span");
+    const act = (label, status) => { const b = el("button", "", label); b.type = "button"; b.dataset.status = status;
+      b.addEventListener("click", async () => { await api(`/api/openloops/${loop.id}`, { method: "POST", body: JSON.stringify({ status }) }); loadAgenda(); }); actions.append(b); };
+    if (closed) act("↺", "open"); else { act("✓", "done"); act("✕", "dismissed"); }
+    li.append(actions); return li;
+  }
+
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const q = new URLSearchParams(); if (sessionId) q.set("session", sessionId); if (key) q.set("key", key);
+    ws = new WebSocket(`${proto}://${location.host}/ws?${q}`);
+    ws.onopen = () => { $("status").classList.add("on"); $("status").title = S.connected; };
+    ws.onmessage = (m) => onEvent(JSON.parse(m.data));
+    ws.onclose = (e) => {
+      $("status").classList.remove("on"); $("status").title = S.disconnected;
+      if (e.code === 4404) { sessionId = ""; sessionStorage.removeItem("jarvis_session"); }
+      if (e.code !== 4401) setTimeout(connect, 1000);
+    };
+  }
+  function switchTo(id) {
+    sessionId = id; sessionStorage.setItem("jarvis_session", id || "");
+    pending.clear(); closeModal(); $("messages").replaceChildren();
+    if (ws) { ws.onclose = null; ws.close(); } connect();
+  }
+
+  $("composer").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = $("input").value; if (!text.trim() || !ws) return;
+    addMessage("user", text); current = null;
+    ws.send(JSON.stringify(text.trim() === "/stop" ? { type: "abort" } : { type: "prompt", text }));
+    $("input").value = "";
+  });
+  $("input").addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && !e.shiftKey && !e.isComposing && !shown) { e.preventDefault(); $("composer").requestSubmit(); }
+  });
+  $("stop").addEventListener("click", () => ws && ws.send(JSON.stringify({ type: "abort" })));
+  $("new-session").addEventListener("click", async () => {
+    const res = await api("/api/sessions", { method: "POST" }); if (res.ok) switchTo((await res.json()).id);
+  });
+  $("session-select").addEventListener("change", (e) => switchTo(e.target.value));
+
+  connect(); loadRules(); loadAgenda();
+})();
