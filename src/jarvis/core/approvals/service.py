@@ -24,6 +24,12 @@ class ApprovalService:
         if channel is None or not await channel.deliver(request):
             await self.store.cancel(request.id)
             return "no_approver"
-        status = await self.store.wait(request.id, request.timeout_sec, abort)
+        try:
+            status = await self.store.wait(request.id, request.timeout_sec, abort)
+        except asyncio.CancelledError:
+            # The turn was aborted while waiting: finish the item and close every modal.
+            await self.store.cancel(request.id)
+            await channel.resolved(request, "cancelled")
+            raise
         await channel.resolved(request, status)
         return status

@@ -125,16 +125,44 @@ class RuleMatch:
 NO_MATCH = RuleMatch("none")
 
 
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """A rule flattened for the hot path (pydantic private attributes are slow to read)."""
+
+    rule: Rule
+    tokens: tuple[str, ...]
+    glob: re.Pattern[str] | None
+    absolute: bool  # an absolute path glob
+    specificity: int  # bash: token count; paths: pattern length
+    expires_ms: int | None
+    fingerprint: str | None
+    deny: bool
+
+
+def _entry(rule: Rule) -> _Entry:
+    shell = rule.tool in SHELL_TOOLS
+    return _Entry(
+        rule=rule,
+        tokens=rule._tokens,
+        glob=rule._glob,
+        absolute=rule._canonical.startswith("/"),
+        specificity=len(rule._tokens) if shell else len(rule._canonical),
+        expires_ms=rule._expires_ms,
+        fingerprint=rule.fingerprint,
+        deny=rule.action == "deny",
+    )
+
+
 @dataclass(slots=True)
 class _ShellIndex:
-    by_first: dict[str, list[Rule]] = field(default_factory=dict)
-    any: list[Rule] = field(default_factory=list)
+    by_first: dict[str, list[_Entry]] = field(default_factory=dict)
+    any: list[_Entry] = field(default_factory=list)
 
-    def add(self, rule: Rule) -> None:
-        if rule.tokens:
-            self.by_first.setdefault(rule.tokens[0], []).append(rule)
+    def add(self, entry: _Entry) -> None:
+        if entry.tokens:
+            self.by_first.setdefault(entry.tokens[0], []).append(entry)
         else:
-            self.any.append(rule)
+            self.any.append(entry)
 
 
 class RuleSet:
@@ -146,12 +174,13 @@ class RuleSet:
         self.rules: tuple[Rule, ...] = tuple(rules)
         self._allow = _ShellIndex()
         self._deny = _ShellIndex()
-        self._by_tool: dict[tuple[str, RuleAction], list[Rule]] = {}
+        self._by_tool: dict[tuple[str, RuleAction], list[_Entry]] = {}
         for rule in self.rules:
+            entry = _entry(rule)
             if rule.tool in SHELL_TOOLS:
-                (self._deny if rule.action == "deny" else self._allow).add(rule)
+                (self._deny if entry.deny else self._allow).add(entry)
             else:
-                self._by_tool.setdefault((rule.tool, rule.action), []).append(rule)
+                self._by_tool.setdefault((rule.tool, rule.action), []).append(entry)
 
     def __iter__(self) -> Iterator[Rule]:
         return iter(self.rules)
@@ -167,17 +196,17 @@ def match_shell_rules(
     command is covered by an allow rule; otherwise none (ask)."""
     if rules._deny.by_first or rules._deny.any:
         for command in analysis.commands:
-            denied = _deny_rule(command, rules._deny, now_ms)
+            denied = _deny_entry(command, rules._deny, now_ms)
             if denied is not None:
-                return RuleMatch("deny", (denied,), "deny_rule")
+                return RuleMatch("deny", (denied.rule,), "deny_rule")
     if analysis.unsafe:
         return RuleMatch("none", reason=analysis.unsafe[0])
     covering: list[Rule] = []
     for command in analysis.commands:
-        rule = _allow_rule(command.words, rules._allow, now_ms, fingerprint)
-        if rule is None:
+        entry = _allow_entry(command.words, rules._allow, now_ms, fingerprint)
+        if entry is None:
             return NO_MATCH
-        covering.append(rule)
+        covering.append(entry.rule)
     return RuleMatch("allow", tuple(covering), "allow_rule")
 
 
@@ -196,18 +225,18 @@ def match_path_rules(
     if not deny and not allow:
         return NO_MATCH
     absolute, relative = _locate(path, workspace)
-    for rule in deny:
-        if _in_force(rule, now_ms, fingerprint) and _covers_path(rule, absolute, relative):
-            return RuleMatch("deny", (rule,), "deny_rule")
-    best: Rule | None = None
-    for rule in allow:
+    for entry in deny:
+        if _in_force(entry, now_ms, fingerprint) and _covers_path(entry, absolute, relative):
+            return RuleMatch("deny", (entry.rule,), "deny_rule")
+    best: _Entry | None = None
+    for entry in allow:
         if (
-            _in_force(rule, now_ms, fingerprint)
-            and _covers_path(rule, absolute, relative)
-            and (best is None or len(rule._canonical) > len(best._canonical))
+            (best is None or entry.specificity > best.specificity)
+            and _in_force(entry, now_ms, fingerprint)
+            and _covers_path(entry, absolute, relative)
         ):
-            best = rule
-    return NO_MATCH if best is None else RuleMatch("allow", (best,), "allow_rule")
+            best = entry
+    return NO_MATCH if best is None else RuleMatch("allow", (best.rule,), "allow_rule")
 
 
 def match_any_rules(
@@ -215,9 +244,9 @@ def match_any_rules(
 ) -> RuleMatch:
     """Tools without patterns: a `*` rule covers every call; deny wins."""
     for action in ("deny", "allow"):
-        for rule in rules._by_tool.get((tool, action), []):
-            if _in_force(rule, now_ms, fingerprint):
-                return RuleMatch(action, (rule,), f"{action}_rule")
+        for entry in rules._by_tool.get((tool, action), []):
+            if _in_force(entry, now_ms, fingerprint):
+                return RuleMatch(action, (entry.rule,), f"{action}_rule")
     return NO_MATCH
 
 
@@ -289,40 +318,39 @@ def _compile_glob(glob: str) -> re.Pattern[str]:
 # matching
 
 
-def _in_force(rule: Rule, now_ms: int, fingerprint: str | None) -> bool:
-    if rule._expires_ms is not None and rule._expires_ms <= now_ms:
+def _in_force(entry: _Entry, now_ms: int, fingerprint: str | None) -> bool:
+    if entry.expires_ms is not None and entry.expires_ms <= now_ms:
         return False
-    return rule.action == "deny" or rule.fingerprint is None or rule.fingerprint == fingerprint
+    return entry.deny or entry.fingerprint is None or entry.fingerprint == fingerprint
 
 
-def _allow_rule(
+def _allow_entry(
     words: tuple[str, ...], index: _ShellIndex, now_ms: int, fingerprint: str | None
-) -> Rule | None:
-    best: Rule | None = None
-    for rule in index.by_first.get(words[0], ()):
-        size = len(rule.tokens)
+) -> _Entry | None:
+    best: _Entry | None = None
+    for entry in index.by_first.get(words[0], ()):
         if (
-            words[:size] == rule.tokens
-            and (best is None or size > len(best.tokens))
-            and _in_force(rule, now_ms, fingerprint)
+            (best is None or entry.specificity > best.specificity)
+            and words[: entry.specificity] == entry.tokens
+            and _in_force(entry, now_ms, fingerprint)
         ):
-            best = rule
+            best = entry
     if best is None:
-        best = next((rule for rule in index.any if _in_force(rule, now_ms, fingerprint)), None)
+        best = next((entry for entry in index.any if _in_force(entry, now_ms, fingerprint)), None)
     return best
 
 
-def _deny_rule(command: SimpleCommand, index: _ShellIndex, now_ms: int) -> Rule | None:
+def _deny_entry(command: SimpleCommand, index: _ShellIndex, now_ms: int) -> _Entry | None:
     for view in _deny_views(command.argv, 0):
         name, base = view[0], _basename(view[0])
         for key in (name, base) if base != name else (name,):
-            for rule in index.by_first.get(key, ()):
-                tokens = rule.tokens
-                if view[1 : len(tokens)] == tokens[1:] and _in_force(rule, now_ms, None):
-                    return rule
-        for rule in index.any:
-            if _in_force(rule, now_ms, None):
-                return rule
+            for entry in index.by_first.get(key, ()):
+                tail = entry.tokens[1:]
+                if view[1 : entry.specificity] == tail and _in_force(entry, now_ms, None):
+                    return entry
+        for entry in index.any:
+            if _in_force(entry, now_ms, None):
+                return entry
     return None
 
 
@@ -382,8 +410,7 @@ def _collapse_root(path: str) -> str:
     return "/" + path.lstrip("/") if path.startswith("//") else path
 
 
-def _covers_path(rule: Rule, absolute: str, relative: str | None) -> bool:
-    target = absolute if rule._canonical.startswith("/") else relative
-    return (
-        target is not None and rule._glob is not None and rule._glob.fullmatch(target) is not None
-    )
+def _covers_path(entry: _Entry, absolute: str, relative: str | None) -> bool:
+    target = absolute if entry.absolute else relative
+    glob = entry.glob
+    return target is not None and glob is not None and glob.fullmatch(target) is not None

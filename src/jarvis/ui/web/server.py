@@ -168,6 +168,8 @@ def create_app(assembly: AppAssembly) -> FastAPI:
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:
+        # Accept first so the close code (4401/4403/4404) reaches the page.
+        await ws.accept()
         user = state.auth.user_for(state.auth.presented(ws))
         if user is None:
             await ws.close(code=4401, reason="missing or wrong API key")
@@ -177,7 +179,6 @@ def create_app(assembly: AppAssembly) -> FastAPI:
         except HTTPException as exc:
             await ws.close(code=4000 + exc.status_code, reason=str(exc.detail))
             return
-        await ws.accept()
         await _serve_connection(state, ws, session, user)
 
     return app
