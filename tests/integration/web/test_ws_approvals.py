@@ -118,7 +118,7 @@ async def test_a_tab_that_connects_while_pending_is_shown_the_request(tmp_path: 
 async def test_no_connection_means_no_approver(tmp_path: Path) -> None:
     slow = {**bash("ls"), "delay_sec": 0.5}
     with live_server(tmp_path, [slow, "after"]) as server:
-        tab, session = await prompt(server)
+        tab, _ = await prompt(server)
         await tab.close()
         async with httpx.AsyncClient(base_url=server.url) as http:
             for _ in range(50):
@@ -154,7 +154,7 @@ async def test_always_saves_the_rule_and_the_next_command_runs_without_asking(
         "third",
     ]
     with live_server(tmp_path, script) as server:
-        tab, session = await prompt(server)
+        tab, _ = await prompt(server)
         request = await tab.next("approval_request")
         await tab.send(type="approval", id=request["id"], answer="always")
         await tab.next("agent_end")
