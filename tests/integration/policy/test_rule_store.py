@@ -169,7 +169,8 @@ def test_deleting_a_rule_or_the_file_applies_on_the_next_call(home: Path) -> Non
         return match_shell_rules(command, rules, now_ms=0, fingerprint=None).outcome
 
     assert outcome() == "allow"
-    write(shared, SHARED_TEXT.replace("  - {tool: bash, pattern: git status}   # the classic\n", ""))
+    classic = "  - {tool: bash, pattern: git status}   # the classic\n"
+    write(shared, SHARED_TEXT.replace(classic, ""))
     assert outcome() == "none"
     write(shared, SHARED_TEXT)
     assert outcome() == "allow"
@@ -183,7 +184,7 @@ def test_deleting_a_rule_or_the_file_applies_on_the_next_call(home: Path) -> Non
     [
         ("rules:\n  - {tool: bash, pattern: ls\n", "approvals.yaml"),
         ("rules:\n  - {tool: bash, patern: ls}\n", "patern"),
-        ("rules:\n  - {tool: bash, pattern: \"\"}\n", "rule 1"),
+        ('rules:\n  - {tool: bash, pattern: ""}\n', "rule 1"),
         ("rule:\n  - {tool: bash, pattern: ls}\n", "one key"),
         ("rules: ls\n", "list"),
         ("rules:\n  - ls\n", "mapping"),

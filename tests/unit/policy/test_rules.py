@@ -115,7 +115,7 @@ def test_normalise_path(raw: str, normalised: str) -> None:
     ],
 )
 def test_other_tools(specs: tuple[tuple[str, str], ...], expected: str) -> None:
-    rules = RuleSet(Rule(tool="web_fetch", action=a, pattern=p) for a, p in specs)  # type: ignore[arg-type]
+    rules = RuleSet(Rule(tool="web_fetch", action=a, pattern=p) for a, p in specs)
     assert match_any_rules("web_fetch", rules, now_ms=0, fingerprint=None).outcome == expected
     assert match_any_rules("web_search", rules, now_ms=0, fingerprint=None).outcome == NONE
 
@@ -211,7 +211,7 @@ def test_expired_rules_do_not_apply() -> None:
 def test_stale_allow_rules_do_not_apply(
     action: str, granted_under: str | None, current: str | None, applies: bool
 ) -> None:
-    rule = Rule(tool="bash", pattern="ls", action=action, fingerprint=granted_under)  # type: ignore[arg-type]
+    rule = Rule(tool="bash", pattern="ls", action=action, fingerprint=granted_under)
     match = match_shell_rules(analyze_shell("ls"), RuleSet([rule]), now_ms=0, fingerprint=current)
     assert (match.outcome != NONE) is applies
     assert is_stale(rule, current) is (not applies)

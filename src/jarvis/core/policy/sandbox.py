@@ -40,7 +40,8 @@ from jarvis.core.policy.shell import analyze_shell
 from jarvis.core.tools.base import Tool
 from jarvis.model_layer.messages import ToolCall
 
-Outcome = Literal["allow", "deny", "timeout", "block"]
+# "ask" only comes from a dry run (`jarvis approvals check`): a human would be asked.
+Outcome = Literal["allow", "deny", "timeout", "block", "ask"]
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,10 @@ class Sandbox:
         verdict = self._policy.evaluate(user_id, tool.name, _declared(tool))
         return is_stale(rule, self.fingerprint(tool, verdict == "approval_required"))
 
-    async def decide(self, tool: Tool, call: ToolCall, ctx: ToolCallContext) -> Decision:
+    async def decide(
+        self, tool: Tool, call: ToolCall, ctx: ToolCallContext, *, dry_run: bool = False
+    ) -> Decision:
+        """The gate's decision; a dry run stops where a human would be asked."""
         try:
             verdict = self._policy.evaluate(ctx.user_id, tool.name, _declared(tool))
         except Exception as exc:  # fail closed, and don't remember it
@@ -135,10 +139,16 @@ class Sandbox:
             return Decision("block", f"rule:{match.rule.origin}", rule=match.rule.label())
         if not required:
             return Decision("allow", "not_required")
-        return await self._approval(tool, call, ctx, match, required)
+        return await self._approval(tool, call, ctx, match, required, dry_run)
 
     async def _approval(
-        self, tool: Tool, call: ToolCall, ctx: ToolCallContext, match: RuleMatch, required: bool
+        self,
+        tool: Tool,
+        call: ToolCall,
+        ctx: ToolCallContext,
+        match: RuleMatch,
+        required: bool,
+        dry_run: bool,
     ) -> Decision:
         key = args_key(tool.name, call.arguments)
         denials = self._turn_denials(ctx)
@@ -146,6 +156,10 @@ class Sandbox:
             return Decision("block", "denied_repeated", detail=str(denials.counts[key]))
         if match.outcome == "allow" and match.rule is not None:
             return Decision("allow", f"rule:{match.rule.origin}", rule=match.rule.label())
+        if dry_run:
+            pattern = suggest_pattern(tool.name, call.arguments, self.workspace)
+            offered = pattern if self.accepts_standing_consent(tool.name) else None
+            return Decision("ask", "approval_required", detail=offered or "")
         if self.unattended:
             return Decision("deny", "approval_unavailable")
         if self.approvals is None:

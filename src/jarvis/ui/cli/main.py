@@ -11,6 +11,7 @@ import typer
 from jarvis.app.infra import AppAssembly, build_app
 from jarvis.app.session_builder import SessionBuilder
 from jarvis.app.settings import SettingsError, load_settings
+from jarvis.ui.cli.admin import approvals, audit
 from jarvis.ui.cli.chat import ChatRepl
 
 app = typer.Typer(
@@ -19,6 +20,10 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
+
+
+app.add_typer(approvals, name="approvals")
+app.command("audit")(audit)
 
 
 @app.callback()

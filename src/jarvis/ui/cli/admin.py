@@ -1,0 +1,148 @@
+"""`jarvis approvals list|revoke|check` and `jarvis audit`: admin commands on the same stores."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from datetime import datetime
+from typing import Annotated, Any
+
+import typer
+
+from jarvis.agent_layer.tools import ToolCallContext
+from jarvis.app.infra import AppAssembly
+from jarvis.core.approvals.audit import matches
+from jarvis.model_layer.messages import ToolCall
+
+approvals = typer.Typer(help="Remembered approval rules.", no_args_is_help=True)
+
+
+def _assembly() -> AppAssembly:
+    from jarvis.ui.cli.main import assemble
+
+    return assemble(demo=True)
+
+
+@approvals.command("list")
+def list_rules(
+    agent: Annotated[str | None, typer.Option(help="Only this agent's file.")] = None,
+) -> None:
+    """Rules per file; stale ones (granted under another policy) are marked."""
+    app = _assembly()
+    for origin, rules in app.rules.list_all().items():
+        if agent and origin not in ("approvals.yaml", f"approvals/{agent}.yaml"):
+            continue
+        typer.secho(origin, bold=True)
+        if not rules:
+            typer.echo("  (no rules)")
+        for rule in rules:
+            tool = app.tools.get(rule.tool)
+            stale = tool is not None and app.sandbox.is_stale(rule, tool, "local")
+            mark = "  [stale: policy changed, asks again]" if stale else ""
+            by = f"  by {rule.granted_by} {rule.granted_at}" if rule.granted_by else ""
+            typer.echo(f"  {rule.action:<5} {rule.tool} {rule.pattern}{by}{mark}")
+    for error in app.rules.errors():
+        typer.secho(f"! {error}", fg="red")
+
+
+@approvals.command()
+def revoke(
+    tool: Annotated[str, typer.Option(help="Tool name, e.g. bash.")],
+    pattern: Annotated[str, typer.Option(help="The rule's pattern, e.g. 'git status'.")],
+    agent: Annotated[str, typer.Option(help="Agent whose file to edit.")] = "main",
+    shared: Annotated[bool, typer.Option(help="Edit the shared approvals.yaml.")] = False,
+) -> None:
+    """Remove a rule; the next matching call asks again."""
+    try:
+        removed = _assembly().rules.revoke(agent, tool, pattern, shared=shared)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    typer.echo(f"removed {removed} rule(s)")
+    if not removed:
+        raise typer.Exit(1)
+
+
+@approvals.command()
+def check(
+    calls: Annotated[str | None, typer.Argument(help="'-' reads one JSON call per line.")] = None,
+    agent: Annotated[str, typer.Option(help="Agent id.")] = "main",
+    tool: Annotated[str | None, typer.Option(help="Tool name.")] = None,
+    args: Annotated[str, typer.Option(help="Arguments as a JSON object.")] = "{}",
+    user: Annotated[str, typer.Option(help="User id (for roles).")] = "local",
+    as_json: Annotated[bool, typer.Option("--json", help="Machine output.")] = False,
+) -> None:
+    """What the gate would decide, without running anything or asking anyone."""
+    app = _assembly()
+    if calls == "-":
+        for line in sys.stdin:
+            if line.strip():
+                typer.echo(json.dumps(_check_line(app, line, agent, user), ensure_ascii=False))
+        return
+    if tool is None:
+        raise typer.BadParameter("give --tool (and --args), or '-' to read calls from stdin")
+    result = _check(app, tool, _json_object(args), agent, user)
+    if as_json:
+        typer.echo(json.dumps(result, ensure_ascii=False))
+    else:
+        extra = f"  rule: {result['rule']}" if result.get("rule") else ""
+        detail = f"  ({result['detail']})" if result.get("detail") else ""
+        typer.echo(f"{result['outcome']}  {result['reason']}{detail}{extra}")
+
+
+def _check_line(app: AppAssembly, line: str, agent: str, user: str) -> dict[str, Any]:
+    try:
+        data = json.loads(line)
+        return _check(app, str(data["tool"]), dict(data.get("args") or {}), agent, user)
+    except (ValueError, KeyError, TypeError) as exc:
+        return {"error": f"bad line: {exc}"}
+
+
+def _check(
+    app: AppAssembly, tool_name: str, args: dict[str, Any], agent: str, user: str
+) -> dict[str, Any]:
+    tool = app.tools.get(tool_name)
+    if tool is None:
+        return {"tool": tool_name, "outcome": "block", "reason": "unknown_tool"}
+    ctx = ToolCallContext(
+        session_id="check", agent_id=agent, turn=0, abort=asyncio.Event(), user_id=user
+    )
+    call = ToolCall(id="check", name=tool_name, arguments=args)
+    decision = asyncio.run(app.sandbox.decide(tool, call, ctx, dry_run=True))
+    return {"tool": tool_name, **decision.as_dict()}
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise typer.BadParameter(f"--args is not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise typer.BadParameter("--args must be a JSON object")
+    return value
+
+
+def audit(
+    tool: Annotated[str | None, typer.Option(help="Only this tool.")] = None,
+    outcome: Annotated[str | None, typer.Option(help="allow, deny, timeout, block.")] = None,
+    session: Annotated[str | None, typer.Option(help="Only this session.")] = None,
+    user: Annotated[str | None, typer.Option(help="Only this user.")] = None,
+    limit: Annotated[int, typer.Option(help="Newest N lines.")] = 50,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
+) -> None:
+    """Show the audit log (one line per gate decision)."""
+    rows = [
+        r
+        for r in _assembly().audit.read()
+        if matches(r, tool=tool, outcome=outcome, session=session, user=user)
+    ][-limit:]
+    for r in rows:
+        if as_json:
+            typer.echo(r.model_dump_json())
+            continue
+        when = datetime.fromtimestamp(r.ts_ms / 1000).strftime("%Y-%m-%d %H:%M:%S")
+        rule = f"  [{r.rule}]" if r.rule else ""
+        typer.echo(
+            f"{when}  {r.user}/{r.agent}  {r.session}#{r.turn}  {r.tool} ({r.source})  "
+            f"{r.outcome}:{r.reason}{rule}"
+        )
