@@ -121,6 +121,11 @@ BYPASS_TABLE = [
     ("sh -c 'eval \"rm -rf x\"'", ANY_BUT_RM, DENY),
     ("eval rm x", ANY_BUT_RM, DENY),
     ("{rm,-rf,x}", ANY_BUT_RM, ASK),
+    ("r\\\nm -rf x", ANY_BUT_RM, ASK),  # bash joins the word back into `rm`
+    ("git status\0; rm x", ("allow *",), ASK),
+    ("coproc rm x", ANY_BUT_RM, DENY),
+    ("time rm x", ANY_BUT_RM, DENY),
+    ("! rm x", ANY_BUT_RM, DENY),
     ("git status", ("deny *", "allow git status"), DENY),
 ]
 

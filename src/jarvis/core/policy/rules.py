@@ -106,7 +106,9 @@ class Rule(BaseModel):
         return (self.tool, self.action, self._canonical)
 
     def label(self) -> str:
-        return f"{self.origin}: {self.action} {self.tool} {self.pattern}".lstrip(": ")
+        """`approvals/main.yaml: allow bash git status`, for audit lines and the HUD."""
+        text = f"{self.action} {self.tool} {self.pattern}"
+        return f"{self.origin}: {text}" if self.origin else text
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,7 +45,7 @@ DYNAMIC_EVAL_COMMANDS = frozenset({"eval", "source", ".", "exec"})
 # Commands that run another command given in their arguments.
 WRAPPER_COMMANDS = frozenset(
     {
-        "builtin", "chroot", "command", "doas", "env", "exec", "find", "flock", "ionice",
+        "builtin", "chroot", "command", "coproc", "doas", "env", "exec", "find", "flock", "ionice",
         "nice", "nohup", "setsid", "stdbuf", "strace", "sudo", "time", "timeout", "unbuffer",
         "watch", "xargs",
     }
@@ -78,6 +78,8 @@ _REDIRECTS = frozenset({"file_redirect", "herestring_redirect", "heredoc_redirec
 _BRACE_EXPANSION = re.compile(r"\{[^{}]*(?:,|\.\.)[^{}]*\}")
 _UNQUOTED_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
 _DQUOTED_ESCAPE = re.compile(r"\\([$`\"\\\n])")
+# bash joins `r\<newline>m` into one word `rm`; tree-sitter splits it in two
+_WORD_CONTINUATION = re.compile(r"\S\\\n")
 
 _PARSER = Parser(Language(tree_sitter_bash.language()))
 _PARSER_LOCK = threading.Lock()  # a tree-sitter Parser is not safe to share across threads
@@ -115,10 +117,12 @@ def analyze_shell(command: str) -> ShellAnalysis:
         source = command.encode("utf-8")
     except UnicodeEncodeError:
         return ShellAnalysis((), ("parse_error",))
+    if b"\0" in source:
+        return ShellAnalysis((), ("parse_error",))  # tree-sitter stops reading at NUL
     with _PARSER_LOCK:
         root = _PARSER.parse(source).root_node
     walker = _Walker()
-    if root.has_error:
+    if root.has_error or _WORD_CONTINUATION.search(command):
         walker.flag("parse_error")
     walker.statement(root)
     return walker.result()
