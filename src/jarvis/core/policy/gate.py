@@ -62,8 +62,7 @@ class Gate:
             text = t("gate.dangerous", lang, pattern=decision.detail)
         elif reason.startswith("rule:"):
             origin = reason.removeprefix("rule:")
-            pattern = (decision.rule or "").rsplit(" ", 1)[-1]
-            text = t("gate.rule_denied", lang, origin=origin, pattern=pattern, tool=tool)
+            text = t("gate.rule_denied", lang, origin=origin, pattern=decision.detail, tool=tool)
         elif reason == "policy_denied":
             text = t("gate.policy_denied", lang, tool=tool, role=decision.detail)
         elif reason.startswith("plugin:"):

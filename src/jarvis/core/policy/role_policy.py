@@ -13,12 +13,21 @@ Verdict = Literal["allow", "block", "approval_required"]
 class RolePolicy:
     def __init__(self, settings: SecuritySettings) -> None:
         self.settings = settings
+        self._verdicts: dict[tuple[str, str, bool | None], Verdict] = {}
 
     def role_of(self, user_id: str) -> str:
         return self.settings.user_roles.get(user_id, self.settings.default_role)
 
     def evaluate(self, user_id: str, tool: str, declared_approval: bool | None = None) -> Verdict:
         """`declared_approval` is a tool's own requirement (an MCP server's config)."""
+        key = (user_id, tool, declared_approval)
+        verdict = self._verdicts.get(key)
+        if verdict is None:
+            # Settings are fixed for the policy's life; a failure raises and is not cached.
+            verdict = self._verdicts[key] = self._evaluate(user_id, tool, declared_approval)
+        return verdict
+
+    def _evaluate(self, user_id: str, tool: str, declared_approval: bool | None) -> Verdict:
         role_name = self.role_of(user_id)
         role = self.settings.roles.get(role_name)
         if role is None:

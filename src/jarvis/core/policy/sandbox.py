@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from jarvis.agent_layer.tools import ToolCallContext
 from jarvis.common.clock import Clock, new_id
+from jarvis.common.logging import get_logger
 from jarvis.core.approvals.request import AnswerOption, ApprovalRequest, preview_args
 from jarvis.core.approvals.service import ApprovalService
 from jarvis.core.config import SecuritySettings
@@ -23,7 +24,7 @@ from jarvis.core.plugins.host import PluginHost
 from jarvis.core.policy.dangerous import DangerousMatcher
 from jarvis.core.policy.patterns import suggest_pattern
 from jarvis.core.policy.role_policy import RolePolicy
-from jarvis.core.policy.rule_store import RuleStore
+from jarvis.core.policy.rule_store import RuleFileError, RuleStore
 from jarvis.core.policy.rules import (
     NO_MATCH,
     PATH_TOOLS,
@@ -41,6 +42,8 @@ from jarvis.core.tools.base import Tool
 from jarvis.model_layer.messages import ToolCall
 
 # "ask" only comes from a dry run (`jarvis approvals check`): a human would be asked.
+_log = get_logger("jarvis.gate")
+
 Outcome = Literal["allow", "deny", "timeout", "block", "ask"]
 
 
@@ -68,6 +71,11 @@ def policy_fingerprint(
 
 
 def args_key(tool: str, args: dict[str, Any]) -> str:
+    """Identity of a call for counting denials (cheap for the usual one-string argument)."""
+    if len(args) == 1:
+        ((name, value),) = args.items()
+        if isinstance(value, str):
+            return f"{tool}\x00{name}\x00{value}"
     return tool + "\x00" + json.dumps(args, sort_keys=True, ensure_ascii=False, default=str)
 
 
@@ -89,6 +97,8 @@ class Sandbox:
     _policy: RolePolicy = field(init=False)
     _dangerous: DangerousMatcher = field(init=False)
     _denials: dict[str, _TurnDenials] = field(default_factory=dict, init=False)
+    # The settings are fixed for a sandbox's life, so fingerprints are computed once per tool.
+    _fingerprints: dict[tuple[str, bool, str], str] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         self._policy = RolePolicy(self.settings)
@@ -105,6 +115,13 @@ class Sandbox:
         return tool not in self.settings.no_standing_consent
 
     def fingerprint(self, tool: Tool, approval_required: bool) -> str:
+        key = (tool.name, approval_required, tool.source.label())
+        cached = self._fingerprints.get(key)
+        if cached is None:
+            cached = self._fingerprints[key] = self._fingerprint(tool, approval_required)
+        return cached
+
+    def _fingerprint(self, tool: Tool, approval_required: bool) -> str:
         return policy_fingerprint(
             tool.name, approval_required, self.settings.dangerous_commands, tool.source.label()
         )
@@ -136,7 +153,8 @@ class Sandbox:
         required = verdict == "approval_required"
         match = self._match(tool, call, ctx, required)
         if match.outcome == "deny" and match.rule is not None:
-            return Decision("block", f"rule:{match.rule.origin}", rule=match.rule.label())
+            rule = match.rule
+            return Decision("block", f"rule:{rule.origin}", rule=rule.label(), detail=rule.pattern)
         if not required:
             return Decision("allow", "not_required")
         return await self._approval(tool, call, ctx, match, required, dry_run)
@@ -150,9 +168,9 @@ class Sandbox:
         required: bool,
         dry_run: bool,
     ) -> Decision:
-        key = args_key(tool.name, call.arguments)
         denials = self._turn_denials(ctx)
-        if denials.counts[key] >= self.settings.denied_repeat_threshold:
+        key = args_key(tool.name, call.arguments)
+        if denials.counts.get(key, 0) >= self.settings.denied_repeat_threshold:
             return Decision("block", "denied_repeated", detail=str(denials.counts[key]))
         if match.outcome == "allow" and match.rule is not None:
             return Decision("allow", f"rule:{match.rule.origin}", rule=match.rule.label())
@@ -169,8 +187,10 @@ class Sandbox:
         if status in ("allow", "always"):
             denials.counts.pop(key, None)
             if status == "always" and request.pattern is not None:
-                self._remember(tool, ctx, request.pattern, required)
-                return Decision("allow", "user_always", rule=f"{tool.name} {request.pattern}")
+                failure = self._remember(tool, ctx, request.pattern, required)
+                if failure is None:
+                    return Decision("allow", "user_always", rule=f"{tool.name} {request.pattern}")
+                return Decision("allow", "user_once", detail=f"rule not saved: {failure}")
             return Decision("allow", "user_once")
         if status == "deny":
             denials.counts[key] += 1
@@ -235,8 +255,21 @@ class Sandbox:
             timeout_sec=timeout,
         )
 
-    def _remember(self, tool: Tool, ctx: ToolCallContext, pattern: str, required: bool) -> None:
+    def _remember(
+        self, tool: Tool, ctx: ToolCallContext, pattern: str, required: bool
+    ) -> str | None:
+        """Save the ALWAYS rule; returns why it could not be saved (the call still runs)."""
         granted = datetime.fromtimestamp(self.clock.now_ms() / 1000, UTC)
+        try:
+            self._add_rule(tool, ctx, pattern, required, granted)
+        except (RuleFileError, OSError, ValueError) as exc:
+            _log.error("ALWAYS rule not saved for %s %s: %s", tool.name, pattern, exc)
+            return str(exc)
+        return None
+
+    def _add_rule(
+        self, tool: Tool, ctx: ToolCallContext, pattern: str, required: bool, granted: datetime
+    ) -> None:
         self.rules.add_rule(
             ctx.agent_id,
             Rule(

@@ -8,13 +8,17 @@ API:
 - `SimpleCommand.words` is the argv with quotes removed (`'a b'` -> `a b`, `st"atus"` -> `status`);
   leading `VAR=value` words are kept (`assignments` counts them) so they never match a plain rule.
   The command name is kept exactly as written: no tilde expansion, no path normalising.
+  `argv` drops the assignments; `text()` re-quotes the words with `shlex.join`.
+- `WRAPPER_COMMANDS`, `INLINE_CODE_COMMANDS`, `DYNAMIC_EVAL_COMMANDS`: command names that run
+  other commands or code; deny matching looks through them, suggestions refuse them.
 
 Unsafe reasons (fail closed, like Codex): `parse_error` (ERROR/MISSING nodes or any construct not
 understood here), `command_substitution`, `process_substitution`, `write_redirection` (a write to
 anything but `/dev/null`; fd duplication and input redirection are fine), `expansion` (`$VAR`,
 `${..}`, `$((..))`, `$'..'`, brace expansion), `dynamic_eval` (`eval`, `source`, `.`, `exec`),
 `compound` (if/for/while/case/functions/tests), `assignment` (a `VAR=value` prefix or a bare
-assignment) and `empty`.
+assignment) and `empty`. A NUL byte, or a backslash-newline inside a word (bash joins
+`r\\<newline>m` into `rm`, tree-sitter does not), is a `parse_error` too.
 """
 
 from __future__ import annotations
