@@ -73,9 +73,13 @@ async def wake_up(rounds: int = 300) -> list[float]:
     with tempfile.TemporaryDirectory() as tmp:
         pending, channels, channel = MemoryPendingStore(), ChannelRegistry(), Recorder()
         channels.attach("s", channel)
-        sandbox = Sandbox(settings=SecuritySettings(), rules=RuleStore(Path(tmp)),
-                          approvals=ApprovalService(pending, channels), workspace=Path(tmp),
-                          clock=SystemClock())
+        sandbox = Sandbox(
+            settings=SecuritySettings(),
+            rules=RuleStore(Path(tmp)),
+            approvals=ApprovalService(pending, channels),
+            workspace=Path(tmp),
+            clock=SystemClock(),
+        )
         registry = ToolRegistry()
         tool = StampTool()
         registry.register(tool)
@@ -96,9 +100,15 @@ async def wake_up(rounds: int = 300) -> list[float]:
 async def concurrent_turns(sessions: int = 50, turns: int = 5) -> list[float]:
     from tests.support.live_server import live_server
 
-    with tempfile.TemporaryDirectory() as tmp, \
-            live_server(Path(tmp), ["answer"] * (sessions * turns + 10),
-                        security={"rate_limit_per_minute": 100_000}) as server:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        live_server(
+            Path(tmp),
+            ["answer"] * (sessions * turns + 10),
+            security={"rate_limit_per_minute": 100_000},
+        ) as server,
+    ):
+
         async def one_session() -> list[float]:
             async with websockets.connect(server.ws_url()) as ws:
                 await ws.recv()  # the session event
@@ -119,10 +129,14 @@ async def main() -> None:
     wake = await wake_up()
     turns = await concurrent_turns()
     print("| measure | n | p50 ms | p95 ms | max ms |\n|---|---|---|---|---|")
-    print(f"| answer → tool start (in-process) | {len(wake)} | {statistics.median(wake):.3f} | "
-          f"{pct(wake, 95):.3f} | {max(wake):.3f} |")
-    print(f"| turn, 50 concurrent WebSocket sessions (scripted model) | {len(turns)} | "
-          f"{statistics.median(turns):.2f} | {pct(turns, 95):.2f} | {max(turns):.2f} |")
+    print(
+        f"| answer → tool start (in-process) | {len(wake)} | {statistics.median(wake):.3f} | "
+        f"{pct(wake, 95):.3f} | {max(wake):.3f} |"
+    )
+    print(
+        f"| turn, 50 concurrent WebSocket sessions (scripted model) | {len(turns)} | "
+        f"{statistics.median(turns):.2f} | {pct(turns, 95):.2f} | {max(turns):.2f} |"
+    )
     print(f"\nanswer → tool start p95 {pct(wake, 95):.3f} ms (target <= 5 ms)")
 
 

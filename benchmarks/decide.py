@@ -33,13 +33,18 @@ def rule_file() -> str:
         lines.append(f"  - {{tool: bash, pattern: tool{i} run}}")
     for i in range(40):
         lines.append(f"  - {{tool: write_file, pattern: 'src/pkg{i}/*'}}")
-    lines += ["  - {tool: bash, pattern: git status}", "  - {tool: bash, pattern: git diff}",
-              "  - {tool: bash, pattern: ls}", "  - {tool: bash, pattern: head}",
-              "  - {tool: bash, pattern: git push, action: deny}",
-              "  - {tool: edit_file, pattern: 'docs/**'}",
-              "  - {tool: bash, pattern: uv run}", "  - {tool: bash, pattern: make test}",
-              "  - {tool: write_file, pattern: 'tmp/*', action: deny}",
-              "  - {tool: bash, pattern: pytest}"]
+    lines += [
+        "  - {tool: bash, pattern: git status}",
+        "  - {tool: bash, pattern: git diff}",
+        "  - {tool: bash, pattern: ls}",
+        "  - {tool: bash, pattern: head}",
+        "  - {tool: bash, pattern: git push, action: deny}",
+        "  - {tool: edit_file, pattern: 'docs/**'}",
+        "  - {tool: bash, pattern: uv run}",
+        "  - {tool: bash, pattern: make test}",
+        "  - {tool: write_file, pattern: 'tmp/*', action: deny}",
+        "  - {tool: bash, pattern: pytest}",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -59,14 +64,20 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         (home / "approvals.yaml").write_text(rule_file(), encoding="utf-8")
-        sandbox = Sandbox(settings=SecuritySettings(), rules=RuleStore(home), approvals=None,
-                          workspace=home, clock=SystemClock())
+        sandbox = Sandbox(
+            settings=SecuritySettings(),
+            rules=RuleStore(home),
+            approvals=None,
+            workspace=home,
+            clock=SystemClock(),
+        )
         tools = {tool.name: tool for tool in builtin_tools()}
         ctx = ToolCallContext("bench", "main", 1, asyncio.Event())
-        calls = [(tools[name], ToolCall(id="c", name=name, arguments=args))
-                 for name, args in CALLS]
-        outcomes = {c.name + str(c.arguments)[:30]: (await sandbox.decide(t, c, ctx)).reason
-                    for t, c in calls}
+        calls = [(tools[name], ToolCall(id="c", name=name, arguments=args)) for name, args in CALLS]
+        outcomes = {
+            c.name + str(c.arguments)[:30]: (await sandbox.decide(t, c, ctx)).reason
+            for t, c in calls
+        }
         rates = []
         for _ in range(5):
             count, start = 0, time.perf_counter()
@@ -86,10 +97,14 @@ async def main() -> None:
         analyze_shell(COMPOUND)
     cached = (time.perf_counter() - cached_start) / 10_000
     print("| measure | value |\n|---|---|")
-    print(f"| decisions/s, 200-rule file, {len(CALLS)}-call mix (median of 5) | "
-          f"{statistics.median(rates):,.0f} |")
-    print(f"| parse a compound command (4 simple commands), uncached, median | "
-          f"{statistics.median(parse) * 1e6:.1f} µs |")
+    print(
+        f"| decisions/s, 200-rule file, {len(CALLS)}-call mix (median of 5) | "
+        f"{statistics.median(rates):,.0f} |"
+    )
+    print(
+        f"| parse a compound command (4 simple commands), uncached, median | "
+        f"{statistics.median(parse) * 1e6:.1f} µs |"
+    )
     print(f"| same command, parse cache hit | {cached * 1e6:.2f} µs |")
     print("\noutcomes:", ", ".join(f"{k} → {v}" for k, v in outcomes.items()))
 

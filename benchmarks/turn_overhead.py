@@ -21,7 +21,6 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-
 import jarvis.core.session as session_module
 from jarvis.agent_layer.loop import AgentLoopConfig
 from jarvis.agent_layer.sessions import JsonlSessionStore, MemorySessionStore, SessionInfo
@@ -64,18 +63,27 @@ def answer(ctx: Any) -> FauxResponse:
     return FauxResponse(text="Sure — here is a short answer to that question.", chunk=8)
 
 
-async def run_session(store: SessionStore, memory_on: bool, turns: int, timings: Timings,
-                      sid: str) -> list[dict[str, float]]:
+async def run_session(
+    store: SessionStore, memory_on: bool, turns: int, timings: Timings, sid: str
+) -> list[dict[str, float]]:
     memory = MemoryService(MemorySettings(enabled=memory_on))
     store.recent = timings.wrap("history_read", store.recent)  # type: ignore[method-assign]
     store.append = timings.wrap("history_write", store.append)  # type: ignore[method-assign]
     memory.observe = timings.wrap("memory_recall", memory.observe)  # type: ignore[method-assign]
     memory.record_episode = timings.wrap(  # type: ignore[method-assign]
-        "memory_record", memory.record_episode)
+        "memory_record", memory.record_episode
+    )
     setup = SessionSetup(
-        agent_id="main", agent_name="JARVIS", provider=FauxProvider(script=answer), model="faux",
-        system_prompt=lambda tools: "You are JARVIS.", tools=NoTools, store=store,
-        memory=memory, loop_config=AgentLoopConfig(), input_max_length=10_000,
+        agent_id="main",
+        agent_name="JARVIS",
+        provider=FauxProvider(script=answer),
+        model="faux",
+        system_prompt=lambda tools: "You are JARVIS.",
+        tools=NoTools,
+        store=store,
+        memory=memory,
+        loop_config=AgentLoopConfig(),
+        input_max_length=10_000,
         clock=SystemClock(),
     )
     info = SessionInfo(id=sid)
@@ -96,12 +104,16 @@ def median_ms(rows: list[dict[str, float]], key: str) -> float:
     return statistics.median(r[key] for r in rows) * 1000
 
 
-async def condition(label: str, jsonl: bool, memory_on: bool, turns: int, sessions: int,
-                    root: Path) -> list[tuple[str, str, list[dict[str, float]]]]:
+async def condition(
+    label: str, jsonl: bool, memory_on: bool, turns: int, sessions: int, root: Path
+) -> list[tuple[str, str, list[dict[str, float]]]]:
     per_turn: list[list[dict[str, float]]] = []
     for index in range(sessions + 1):  # the first session is a warm-up
-        store: SessionStore = JsonlSessionStore(root / label.replace(" ", "_") / str(index)) \
-            if jsonl else MemorySessionStore()
+        store: SessionStore = (
+            JsonlSessionStore(root / label.replace(" ", "_") / str(index))
+            if jsonl
+            else MemorySessionStore()
+        )
         rows = await run_session(store, memory_on, turns, Timings(), f"s{index}")
         if index:
             per_turn.append(rows)
@@ -110,12 +122,14 @@ async def condition(label: str, jsonl: bool, memory_on: bool, turns: int, sessio
         for i in range(turns)
     ]
     early, late = merged[:20], merged[-20:]
-    return [(label, f"1–20", early), (label, f"{turns - 19}–{turns}", late)]
+    return [(label, "1–20", early), (label, f"{turns - 19}–{turns}", late)]
 
 
 def table(rows: list[tuple[str, str, list[dict[str, float]]]]) -> str:
-    head = "| condition | turns | total ms | history read | history write | memory recall | " \
-           "memory record | events | security |\n|---|---|---|---|---|---|---|---|---|"
+    head = (
+        "| condition | turns | total ms | history read | history write | memory recall | "
+        "memory record | events | security |\n|---|---|---|---|---|---|---|---|---|"
+    )
     lines = [head]
     for label, span, data in rows:
         cells = [f"{median_ms(data, 'total'):.3f}"] + [f"{median_ms(data, s):.3f}" for s in STAGES]
@@ -143,9 +157,11 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         rows = []
-        for label, jsonl, memory_on in [("JSONL, memory on", True, True),
-                                        ("JSONL, memory off", True, False),
-                                        ("memory store, memory on", False, True)]:
+        for label, jsonl, memory_on in [
+            ("JSONL, memory on", True, True),
+            ("JSONL, memory off", True, False),
+            ("memory store, memory on", False, True),
+        ]:
             timings_security.clear()
             result = await condition(label, jsonl, memory_on, args.turns, args.sessions, root)
             security = statistics.median(timings_security)
@@ -163,14 +179,17 @@ async def main() -> None:
     by = {(label, span): median_ms(data, "total") for label, span, data in rows}
     early = by[("JSONL, memory on", "1–20")]
     late = by[("JSONL, memory on", f"{args.turns - 19}–{args.turns}")]
-    print(f"\nJSONL + memory on: turns {args.turns - 19}-{args.turns} / 1-20 = {late / early:.2f}x "
-          f"(target <= 1.5x), late median {late:.3f} ms (target < 1 ms)")
+    print(
+        f"\nJSONL + memory on: turns {args.turns - 19}-{args.turns} / 1-20 = {late / early:.2f}x "
+        f"(target <= 1.5x), late median {late:.3f} ms (target < 1 ms)"
+    )
     if args.long:
         long_late = by[("JSONL, memory on (long)", f"{args.long - 19}–{args.long}")]
         long_early = by[("JSONL, memory on (long)", "1–20")]
-        print(f"2,000-turn session: turns {args.long - 19}-{args.long} / 1-20 = "
-              f"{long_late / long_early:.2f}x, late median {long_late:.3f} ms")
-
+        print(
+            f"2,000-turn session: turns {args.long - 19}-{args.long} / 1-20 = "
+            f"{long_late / long_early:.2f}x, late median {long_late:.3f} ms"
+        )
 
 
 if __name__ == "__main__":
