@@ -20,8 +20,9 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 UV_VERSION = "0.13.9"
 
 
-def _run(*args: str | Path) -> int:
-    return subprocess.call([str(a) for a in args], cwd=ROOT)
+def _run(*args: str | Path, quiet: bool = False) -> int:
+    output = subprocess.DEVNULL if quiet else None
+    return subprocess.call([str(a) for a in args], cwd=ROOT, stdout=output, stderr=output)
 
 
 def ensure_env() -> None:
@@ -34,7 +35,7 @@ def ensure_env() -> None:
     uv = BIN / "uv"
     if not uv.exists():
         print(f"· installing uv {UV_VERSION} into .venv", flush=True)
-        if _run(BIN / "python", "-m", "pip", "--version") != 0:
+        if _run(BIN / "python", "-m", "pip", "--version", quiet=True) != 0:
             _run(BIN / "python", "-m", "ensurepip", "--upgrade")
         if _run(BIN / "python", "-m", "pip", "install", "-q", f"uv=={UV_VERSION}") != 0:
             sys.exit("could not install uv into .venv (is PyPI reachable?)")

@@ -54,9 +54,18 @@ def write_script(path: Path, responses: list[Any]) -> Path:
 
 
 @contextmanager
-def live_server(home: Path, script: list[Any], **settings: Any) -> Iterator[LiveServer]:
+def live_server(
+    home: Path, script: list[Any], judge: list[Any] | None = None, **settings: Any
+) -> Iterator[LiveServer]:
+    """`script` answers the main model; `judge`, when given, the AGENDA judge (else it is off)."""
     script_path = write_script(home / "script.yaml", script)
     model = {"provider": "faux", "model": "faux", "script": str(script_path)}
+    if judge is None:
+        settings.setdefault("openloop", {"enabled": False})
+    else:
+        judge_path = write_script(home / "judge.yaml", judge)
+        settings.setdefault("openloop", {"model": {"provider": "faux", "model": "judge",
+                                                   "script": str(judge_path)}})
     config = Settings(home=home, workspace=home, model=model, **settings)
     server = LiveServer(build_app(config))
     server.start()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import re
 
+from jarvis.agent_layer.openloop.judge import JUDGE_MARKER
 from jarvis.model_layer.messages import LLMContext, ToolResultMessage, UserMessage
 from jarvis.model_layer.providers.faux import FauxProvider, FauxResponse, FauxToolCall
 
@@ -20,6 +21,8 @@ _HELLO = (
 
 def demo_response(ctx: LLMContext) -> FauxResponse:
     """Answer from the last message: run a command, list files, or explain the demo."""
+    if ctx.system_prompt.startswith(JUDGE_MARKER):
+        return _demo_judgement(ctx)
     last = ctx.messages[-1] if ctx.messages else None
     if isinstance(last, ToolResultMessage):
         return FauxResponse(text=f"(데모) {last.tool_name} 결과입니다:\n\n{last.content[:1500]}")
@@ -38,6 +41,22 @@ def demo_response(ctx: LLMContext) -> FauxResponse:
             tool_calls=[FauxToolCall(name="list_dir", arguments={"path": "."})],
         )
     return FauxResponse(text=_HELLO)
+
+
+_PROMISE_WORDS = ("해야", "까지", "보내기로", "must", "need to", "have to", "by ")
+_INPUT_HEADERS = ("[사용자 입력]\n", "[user input]\n")
+
+
+def _demo_judgement(ctx: LLMContext) -> FauxResponse:
+    """A crude judge: a sentence with promise words is the loop, quoted as its own evidence
+    (the deadline parser fills the due date from the same words)."""
+    text = ctx.messages[-1].content if ctx.messages else ""
+    for header in _INPUT_HEADERS:
+        text = text.split(header, 1)[-1]
+    said = html.unescape(text).strip()
+    if any(word in said.lower() for word in _PROMISE_WORDS):
+        return FauxResponse(text=f"{said} (근거: {said})")
+    return FauxResponse(text="없음")
 
 
 def demo_provider() -> FauxProvider:

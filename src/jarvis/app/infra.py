@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from zoneinfo import ZoneInfo
 
+from jarvis.agent_layer.openloop.service import OpenLoopService
+from jarvis.agent_layer.openloop.store import (
+    JsonlOpenLoopStore,
+    MemoryOpenLoopStore,
+    OpenLoopStore,
+)
 from jarvis.agent_layer.sessions import MemorySessionStore, SessionStore
 from jarvis.agent_layer.sessions.jsonl_store import JsonlSessionStore
 from jarvis.app.demo import demo_provider
@@ -42,6 +49,7 @@ class AppAssembly:
     plugins: PluginHost
     sandbox: Sandbox
     gate: Gate
+    openloops: OpenLoopService
     demo: bool = False
     _provider_cache: dict[str, Provider] = field(default_factory=dict)
 
@@ -73,6 +81,11 @@ class InfraBuilder:
         if backend == "postgres":
             raise NotImplementedError("the PostgreSQL backend is not available yet")
         return JsonlSessionStore(self.settings.home / "sessions")
+
+    def openloop_store(self) -> OpenLoopStore:
+        if self.settings.storage.backend == "memory":
+            return MemoryOpenLoopStore()
+        return JsonlOpenLoopStore(self.settings.home / "openloops.jsonl")
 
     def tool_registry(self) -> ToolRegistry:
         registry = ToolRegistry()
@@ -109,6 +122,9 @@ class InfraBuilder:
             plugins=plugins,
             sandbox=sandbox,
             gate=Gate(sandbox, audit, settings.language),
+            openloops=OpenLoopService(
+                self.openloop_store(), settings.openloop, ZoneInfo(settings.timezone), self.clock
+            ),
             demo=self.demo,
         )
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo
+
 from jarvis.agent_layer.loop import AgentLoopConfig
+from jarvis.agent_layer.openloop.judge import AgendaJudge
 from jarvis.agent_layer.sessions import SessionInfo
 from jarvis.agent_layer.tools import LoopTools
 from jarvis.app.infra import AppAssembly
 from jarvis.app.profile import AgentProfile
 from jarvis.common.clock import new_id
 from jarvis.common.i18n import t
+from jarvis.core.agenda import AgendaJob
 from jarvis.core.session import AgentSession, SessionSetup
 from jarvis.core.tools.executor import GatedTools
 
@@ -50,7 +54,19 @@ class SessionBuilder:
             input_max_length=settings.security.input_max_length,
             clock=self.app.clock,
             language=lang,
+            turn_jobs=[self._agenda_job()] if settings.openloop.enabled else [],
         )
+
+    def _agenda_job(self) -> AgendaJob:
+        settings = self.app.settings
+        model = settings.openloop.model or self.profile.model or settings.model
+        judge = AgendaJudge(
+            self.app.provider_for(model),
+            model.model,
+            settings.language,
+            ZoneInfo(settings.timezone),
+        )
+        return AgendaJob(self.app.openloops, judge)
 
     def _tools(self) -> LoopTools:
         return GatedTools(self.app.tools, self.app.settings.workspace_dir, self.app.gate)

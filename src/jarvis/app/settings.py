@@ -22,6 +22,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from jarvis.agent_layer.config import LoopSettings
+from jarvis.agent_layer.openloop.openloop_types import OpenLoopConfig
 from jarvis.common.i18n import Language, t
 from jarvis.core.config import SecuritySettings
 from jarvis.core.tools.builtins import BuiltinToolSettings
@@ -41,6 +42,11 @@ class StorageSettings(BaseModel):
         "files", description="files (embedded default), memory (throwaway) or postgres."
     )
     postgres_dsn: str | None = Field(None, description="DSN when backend is postgres.")
+
+
+class OpenLoopSettings(OpenLoopConfig):
+    enabled: bool = Field(True, description="Run the AGENDA judge beside every reply.")
+    model: ModelSettings | None = Field(None, description="The judge's model; None: the main.")
 
 
 class WebSettings(BaseModel):
@@ -66,6 +72,7 @@ class Settings(BaseSettings):
     memory: MemorySettings = Field(default_factory=MemorySettings)
     security: SecuritySettings = Field(default_factory=SecuritySettings)
     tools: BuiltinToolSettings = Field(default_factory=BuiltinToolSettings)
+    openloop: OpenLoopSettings = Field(default_factory=OpenLoopSettings)
     storage: StorageSettings = Field(default_factory=StorageSettings)
     web: WebSettings = Field(default_factory=WebSettings)
 

@@ -6,8 +6,9 @@ validation → memory observe → loop → record → episode → background job
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -26,7 +27,9 @@ from jarvis.model_layer.provider import Provider
 
 _log = get_logger("jarvis.session")
 
-AfterTurn = Callable[["TurnOutcome"], Awaitable[None]]
+# Background jobs start with the turn and run beside the reply, never delaying it (the AGENDA
+# judge is one): they get the session and the validated user text.
+TurnJob = Callable[["AgentSession", str], Coroutine[Any, Any, None]]
 
 
 @dataclass
@@ -45,7 +48,7 @@ class SessionSetup:
     input_max_length: int
     clock: Clock
     language: Language = "ko"
-    after_turn: list[AfterTurn] = field(default_factory=list)
+    turn_jobs: list[TurnJob] = field(default_factory=list)
 
 
 @dataclass
@@ -74,6 +77,7 @@ class AgentSession:
         self._subscribers: list[EventSink] = []
         self._lock = asyncio.Lock()
         self._abort: asyncio.Event | None = None
+        self._background: set[asyncio.Task[None]] = set()
 
     @property
     def id(self) -> str:
@@ -117,6 +121,8 @@ class AgentSession:
             self.emit(ValidationFailed(message=checked.error, code=checked.code))
             return TurnOutcome(self.id, turn, text, checked.error, "invalid", error=checked.error)
         user = UserMessage(content=checked.text)
+        for job in setup.turn_jobs:
+            self._spawn(job(self, checked.text))
         recent = await self._recent()
         tools = setup.tools()
         system_prompt = await self._system_prompt(tools, checked.text, turn)
@@ -154,9 +160,22 @@ class AgentSession:
             error=result.error,
         )
         await self._episode(outcome, result)
-        for job in setup.after_turn:
-            await job(outcome)
         return outcome
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._job_done)
+
+    def _job_done(self, task: asyncio.Task[None]) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            _log.error("background job failed", exc_info=task.exception())
+
+    async def settle(self) -> None:
+        """Wait for this session's background jobs (tests, shutdown)."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
 
     async def _recent(self) -> list[Message]:
         turns = self.setup.memory.recent_turns if self.setup.memory else 3

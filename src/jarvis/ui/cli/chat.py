@@ -16,6 +16,7 @@ from datetime import datetime
 
 from jarvis.app.session_builder import SessionBuilder
 from jarvis.core.session import AgentSession
+from jarvis.core.slash.openloop import openloop_command
 from jarvis.ui.cli.approval import TerminalApprovalChannel
 from jarvis.ui.cli.render import TerminalRenderer
 
@@ -134,6 +135,14 @@ class ChatRepl:
             await self._resume(arg.strip())
         elif name == "/stop":
             self.render.line("실행 중인 턴이 없습니다.")
+        elif name == "/openloop":
+            app = self.builder.app
+            info = self.session.info
+            self.render.line(
+                await openloop_command(
+                    app.openloops, info.agent_id, info.user_id, arg.strip(), app.settings.language
+                )
+            )
         elif name == "/help":
             self.render.line(_HELP)
         else:
@@ -165,4 +174,5 @@ _HELP = """명령:
   /sessions       세션 목록
   /resume ID      세션 이어가기
   /stop           실행 중인 턴 중단 (Ctrl-C 도 같음)
+  /openloop       챙길 약속 보기 (/openloop done|dismiss <id>)
   /exit           끝내기 (Ctrl-D)"""

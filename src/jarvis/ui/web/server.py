@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
 from importlib import resources
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -21,6 +21,7 @@ from jarvis.app.infra import AppAssembly
 from jarvis.app.session_builder import SessionBuilder
 from jarvis.core.approvals.audit import matches
 from jarvis.core.session import AgentSession
+from jarvis.core.slash.openloop import openloop_command
 from jarvis.ui.web.auth import KEY_COOKIE, Authenticator, RateLimiter
 from jarvis.ui.web.broker import BrokerRegistry, Connection
 from jarvis.ui.web.protocol import ClientMessage, parse_client_message
@@ -28,10 +29,15 @@ from jarvis.ui.web.protocol import ClientMessage, parse_client_message
 MAX_BODY_BYTES = 1_000_000
 _ANSWER_STATUS = {"ok": 200, "not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 422}
 _HISTORY_LIMIT = 200
+_LOOP_STATUS = {"ok": 200, "not_found": 404, "forbidden": 403, "conflict": 409}
 
 
 class ApprovalAnswer(BaseModel):
     answer: str
+
+
+class LoopStatusUpdate(BaseModel):
+    status: Literal["open", "done", "dismissed"]
 
 
 class RevokeRequest(BaseModel):
@@ -162,9 +168,16 @@ def create_app(assembly: AppAssembly) -> FastAPI:
         return [r.model_dump() for r in rows[-limit:]]
 
     @app.get("/api/agenda")
-    async def agenda() -> dict[str, list[Any]]:
-        # The open-loop store fills this; until then the AGENDA card is empty.
-        return {"open": [], "closed": []}
+    async def agenda(request: Request) -> dict[str, Any]:
+        view = await assembly.openloops.agenda(state.builder.agent_id, request.state.user)
+        return view.model_dump()
+
+    @app.post("/api/openloops/{loop_id}")
+    async def set_loop_status(
+        loop_id: str, body: LoopStatusUpdate, request: Request
+    ) -> JSONResponse:
+        result = await assembly.openloops.set_status(loop_id, request.state.user, body.status)
+        return JSONResponse({"result": result}, status_code=_LOOP_STATUS[result])
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:
@@ -239,12 +252,21 @@ async def _handle(state: WebApp, session: AgentSession, connection: Connection, 
             }
         )
     elif message.type == "command":
-        _command(session, connection, message.text)
+        await _command(state, session, connection, message.text)
 
 
-def _command(session: AgentSession, connection: Connection, text: str) -> None:
-    name = text.strip().split(" ", 1)[0]
-    if name == "/stop":
+async def _command(state: WebApp, session: AgentSession, connection: Connection, text: str) -> None:
+    name, _, args = text.strip().partition(" ")
+    if name == "/openloop":
+        reply = await openloop_command(
+            state.assembly.openloops,
+            session.info.agent_id,
+            connection.user_id,
+            args,
+            state.assembly.settings.language,
+        )
+        connection.send({"type": "command_result", "text": reply})
+    elif name == "/stop":
         connection.send(
             {
                 "type": "command_result",

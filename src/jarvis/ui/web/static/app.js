@@ -225,7 +225,10 @@
     e.preventDefault();
     const text = $("input").value; if (!text.trim() || !ws) return;
     addMessage("user", text); current = null;
-    ws.send(JSON.stringify(text.trim() === "/stop" ? { type: "abort" } : { type: "prompt", text }));
+    const trimmed = text.trim();
+    const message = trimmed === "/stop" ? { type: "abort" }
+      : trimmed.startsWith("/openloop") ? { type: "command", text: trimmed } : { type: "prompt", text };
+    ws.send(JSON.stringify(message));
     $("input").value = "";
   });
   $("input").addEventListener("keydown", (e) => {

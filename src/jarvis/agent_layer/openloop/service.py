@@ -1,0 +1,130 @@
+"""OpenLoopService: the boundary around the pure AGENDA rules — clock, ids, deadlines, a store."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+from zoneinfo import ZoneInfo
+
+from pydantic import BaseModel
+
+from jarvis.agent_layer.openloop.judge_parse import fill_due
+from jarvis.agent_layer.openloop.openloop_types import (
+    AgendaChange,
+    JudgeFrame,
+    LoopScope,
+    OpenLoop,
+    OpenLoopConfig,
+    apply_judgement,
+    close_loop,
+    expire,
+    numbered,
+    would_expire_on_revive,
+)
+from jarvis.agent_layer.openloop.store import OpenLoopStore
+from jarvis.common.clock import Clock, new_id
+
+StatusResult = Literal["ok", "not_found", "forbidden", "conflict"]
+CLOSED_SHOWN = 10
+
+
+class LoopView(BaseModel):
+    """A loop as the AGENDA card shows it (due in the user's timezone)."""
+
+    id: str
+    description: str
+    status: str
+    due_ms: int | None
+    due_text: str | None
+    due_inferred: bool
+    created_ms: int
+    closed_ms: int | None
+
+
+class Agenda(BaseModel):
+    open: list[LoopView]
+    closed: list[LoopView]
+
+
+class OpenLoopService:
+    def __init__(
+        self, store: OpenLoopStore, cfg: OpenLoopConfig, tz: ZoneInfo, clock: Clock
+    ) -> None:
+        self.store = store
+        self.cfg = cfg
+        self.tz = tz
+        self.clock = clock
+
+    async def current(self, agent_id: str, user_id: str) -> list[OpenLoop]:
+        """Open loops, newest first, after applying expiry."""
+        loops = await self.store.for_user(agent_id, user_id)
+        expired = expire(loops, self.clock.now_ms(), self.cfg)
+        await self.store.save(expired)
+        gone = {loop.id for loop in expired}
+        return numbered(lp for lp in loops if lp.id not in gone)
+
+    async def apply(
+        self, scope: LoopScope, user_input: str, frame: JudgeFrame, shown: list[OpenLoop]
+    ) -> AgendaChange:
+        """Apply a judge frame to the loops that were shown to the judge, and store the change."""
+        now = self.clock.now_ms()
+        # The judge drops the `@` due about half the time: read it from the user's words.
+        filled = fill_due(frame, user_input, datetime.fromtimestamp(now / 1000, self.tz), self.tz)
+        change = apply_judgement(
+            shown, filled, user_input, now, self.cfg, scope=scope, new_id=lambda: new_id()[:16]
+        )
+        await self.store.save([*change.created, *change.merged, *change.closed])
+        return change
+
+    async def agenda(self, agent_id: str, user_id: str) -> Agenda:
+        open_loops = await self.current(agent_id, user_id)
+        closed = [lp for lp in await self.store.for_user(agent_id, user_id) if lp.status != "open"]
+        closed.sort(key=lambda lp: lp.closed_ms or lp.updated_ms, reverse=True)
+        return Agenda(
+            open=[self._view(lp) for lp in open_loops],
+            closed=[self._view(lp) for lp in closed[:CLOSED_SHOWN]],
+        )
+
+    async def set_status(self, loop_id: str, user_id: str, status: str) -> StatusResult:
+        loop = await self.store.get(loop_id)
+        if loop is None:
+            return "not_found"
+        if loop.user_id != user_id:
+            return "forbidden"
+        now = self.clock.now_ms()
+        if status == "open":
+            if would_expire_on_revive(loop, now, self.cfg):
+                return "conflict"
+            revived = loop.model_copy(
+                update={
+                    "status": "open",
+                    "closed_ms": None,
+                    "closed_reason": None,
+                    "updated_ms": now,
+                }
+            )
+            await self.store.save([revived])
+            return "ok"
+        reason = "user_done" if status == "done" else "user_dismissed"
+        await self.store.save([close_loop(loop, status, reason, now)])  # type: ignore[arg-type]
+        return "ok"
+
+    async def resolve_prefix(self, agent_id: str, user_id: str, prefix: str) -> list[OpenLoop]:
+        return await self.store.find_prefix(agent_id, user_id, prefix)
+
+    def _view(self, loop: OpenLoop) -> LoopView:
+        due_text = None
+        if loop.due_ms is not None:
+            due_text = datetime.fromtimestamp(loop.due_ms / 1000, self.tz).strftime(
+                "%Y-%m-%d %H:%M"
+            )
+        return LoopView(
+            id=loop.id,
+            description=loop.description,
+            status=loop.status,
+            due_ms=loop.due_ms,
+            due_text=due_text,
+            due_inferred=loop.due_inferred,
+            created_ms=loop.created_ms,
+            closed_ms=loop.closed_ms,
+        )
