@@ -46,7 +46,7 @@ _LAST_MINUTE = time(23, 59)
 _WAKING_FROM_HOUR = 7
 _FRIDAY, _SUNDAY = 4, 6
 
-Half = Literal["am", "pm"]
+_Half = Literal["am", "pm"]
 _T = TypeVar("_T")
 
 
@@ -85,7 +85,7 @@ class _Clock:
 class _Period:
     hour: int
     minute: int
-    half: Half
+    half: _Half
     implies_today: bool = False
 
 
@@ -95,7 +95,7 @@ _Span = tuple[int, int]
 
 
 def parse_deadline(text: str, now: datetime, tz: tzinfo) -> Deadline | None:
-    """The deadline the words state, resolved against ``now`` in ``tz``; None if there is none."""
+    """The deadline the words state, resolved against ``now`` (aware) in ``tz``; None if none."""
     text = unicodedata.normalize("NFC", text)
     ctx = _Ctx(now=now.astimezone(tz))
     taken: list[_Span] = []
@@ -148,7 +148,7 @@ def _combine(
     return _at_default(DEFAULT_DUE_TIME, day, ctx), True
 
 
-def _with_half(clock: _Clock, half: Half) -> _Clock:
+def _with_half(clock: _Clock, half: _Half) -> _Clock:
     hour = clock.hour % 12 + (12 if half == "pm" else 0)
     return replace(clock, hour=hour, ambiguous=False)
 
@@ -285,11 +285,11 @@ def _week_day(ctx: _Ctx, which: str | None, weekday: int) -> date:
 
 
 def _ko_weekday(m: re.Match[str], ctx: _Ctx) -> date:
-    return _week_day(ctx, m["which"], _KO_WEEKDAYS.index(m["wd"]))
+    return _week_day(ctx, m.groupdict().get("which"), _KO_WEEKDAYS.index(m["wd"]))
 
 
 def _en_weekday(m: re.Match[str], ctx: _Ctx) -> date:
-    return _week_day(ctx, m["which"], _EN_WEEKDAYS[m["wd"].lower()])
+    return _week_day(ctx, m.groupdict().get("which"), _EN_WEEKDAYS[m["wd"].lower()])
 
 
 def _week_end(weekday: int) -> _Handler[date]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import Literal
 
@@ -99,9 +100,12 @@ class AgendaChange(BaseModel):
 # ---- text ----------------------------------------------------------------------------------
 
 _APOSTROPHES = str.maketrans("", "", "'’")
-_FILLER = frozenset(
-    ["그건", "그거", "이건", "이거", "저건", "저거", "그것", "이것", "그냥", "이제", "좀", "다", "돼", "됐어", "a", "an", "the", "it", "this", "that", "to", "for", "of", "on", "in", "at", "by", "my", "our", "your", "me", "we", "i", "you", "please", "just", "now"]
-)
+_FILLER = frozenset({
+    "그건", "그거", "이건", "이거", "저건", "저거", "그것", "이것", "그냥", "이제", "좀", "다",
+    "돼", "됐어", "a", "an", "the", "it", "this", "that", "to", "for", "of", "on", "in", "at",
+    "by", "my", "our", "your", "me", "we", "i", "you", "please", "just", "now", "더", "이상",
+    "is", "are", "was", "were", "be", "been", "got", "any", "anymore", "more", "already",
+})  # fmt: skip
 
 
 def normalise(text: str) -> str:
@@ -119,6 +123,10 @@ def char_bigrams(text: str) -> frozenset[str]:
     if len(compact) == 1:
         return frozenset({compact})
     return frozenset(compact[i : i + 2] for i in range(len(compact) - 1))
+
+
+def _is_hangul(char: str) -> bool:
+    return "가" <= char <= "힣"
 
 
 def _coverage(part: frozenset[str], whole: frozenset[str]) -> float:
@@ -157,12 +165,13 @@ def loop_match(
 ) -> MatchRule | None:
     """Which seed rule makes two loop descriptions one loop, or None.
 
-    ▲ A near miss (different explicit time, date, number, amount, half of day, or negation) is
-    never the same loop, whatever the cosine: embeddings score "보고서 3시까지" vs "보고서 5시까지"
-    0.97. The character rules also refuse a substituted object or recipient ("팀장님께 보고서" vs
-    "팀장님께 신청서"); the cosine rule does not, since bge-m3 keeps those pairs ≤ 0.80.
+    ▲ A near miss (a different explicit time, date, day, number, amount, half of the day, or a
+    negation on one side only) is never the same loop, whatever the cosine: embeddings score
+    "보고서 3시까지" vs "보고서 5시까지" 0.97. The character rules also refuse a substituted
+    object or recipient ("팀장님께 보고서" vs "팀장님께 신청서"); the cosine rule does not, as
+    bge-m3 keeps such pairs ≤ 0.80 and does merge rewordings like "목록" → "최종 리스트".
     """
-    if _facts(a) != _facts(b) and _facts_conflict(_facts(a), _facts(b)):
+    if _facts_conflict(_facts(a), _facts(b)) or _negated(a) != _negated(b):
         return None
     ca, cb = _compact(a), _compact(b)
     if not ca or not cb:
@@ -184,6 +193,7 @@ _NUMBER_RE = re.compile(
     r"(?P<cur>[$₩€£¥])?\s*(?P<num>\d+(?:,\d{3})*(?:\.\d+)?)(?::(?P<mm>\d{2}))?"
     r"\s*(?P<unit>[a-z]+|[가-힣]+)?"
 )
+_MONEY_UNITS = ("원", "만원", "천원", "억", "달러", "won", "krw", "usd", "dollar", "buck", "eur")
 _HALF_WORDS = {
     "오전": "am", "아침": "am", "새벽": "am", "morning": "am", "오후": "pm", "저녁": "pm",
     "밤": "pm", "afternoon": "pm", "evening": "pm", "tonight": "pm", "night": "pm",
@@ -197,38 +207,49 @@ _DAY_WORDS = {
     "내일": "1", "tomorrow": "1", "tmr": "1", "tmrw": "1", "모레": "2", "글피": "3",
 }  # fmt: skip
 _DAY_RE = re.compile(
-    r"내일\s*모레|day after tomorrow|오늘|today|tonight|내일|tomorrow|tmrw?|모레|글피"
+    r"내일\s*모레|\bday after tomorrow\b|오늘|\btoday\b|\btonight\b|내일|\btomorrow\b"
+    r"|\btmrw?\b|모레|글피"
 )
+_KO_WEEKDAYS, _EN_WEEKDAYS = "월화수목금토일", ("mo", "tu", "we", "th", "fr", "sa", "su")
 _WEEKDAY_RE = re.compile(
-    r"([월화수목금토일])(?:요일|욜)|\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*day\b|\b(mon|tue|thu|fri)\b"
+    r"([월화수목금토일])(?:요일|욜)|\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*day\b"
+    r"|\b(mon|tue|thu|fri)\b"
 )
 _WEEK_RE = re.compile(r"(?<![가-힣])(이번|다음|담|다다음)\s*주(?!제)|\b(this|next)\s+week\b")
 _WEEK_VALUES = {"이번": "0", "this": "0", "다음": "1", "담": "1", "next": "1", "다다음": "2"}
-_MONEY_UNITS = ("원", "만원", "천원", "억", "달러", "won", "krw", "usd", "dollar", "buck", "eur")
 _NEGATION_RE = re.compile(
-    r"(?<![가-힣])(?:안|못)\s|지\s*(?:않|말|마)|않기|말기"
-    r"|\b(?:not|never|no|dont|doesnt|didnt|wont|cant|cannot|without)\b"
+    r"(?<![가-힣])(?:안|못)\s|(?<!까)지\s*(?:않|말|마)(?!감)|않기|말기"
+    r"|\b(?:not|never|dont|doesnt|didnt|wont|cant|cannot)\b"
+)
+# "잊지 말고 보내기" / "don't forget to send" are reminders: neither negation nor dismissal.
+_REMINDER_RE = re.compile(
+    r"(?:잊|빠뜨리|놓치|까먹)지\s*(?:말|마)\S*|\bdo(?:n'?t|\s+not)\s+forget\b|\bnever\s+forget\b",
+    re.IGNORECASE,
 )
 
 
+def _negated(text: str) -> bool:
+    return bool(_NEGATION_RE.search(normalise(_REMINDER_RE.sub(" ", text))))
+
+
 def _facts(text: str) -> dict[str, frozenset[str]]:
-    """Explicit values by kind: times, days, counts, amounts, half of day, negation."""
+    """Explicit values by kind: times, dates and days, counts, amounts, half of the day."""
     low = unicodedata.normalize("NFC", text).casefold()
-    facts: dict[str, set[str]] = {}
+    found: list[tuple[str, str]] = []
     for m in _NUMBER_RE.finditer(low):
-        for kind, value in _number_facts(m):
-            facts.setdefault(kind, set()).add(value)
-    for m in _HALF_RE.finditer(low):
-        facts.setdefault("half", set()).add(_HALF_WORDS[m[1] or m[2]])
-    for m in _DAY_RE.finditer(low):
-        facts.setdefault("day", set()).add(_DAY_WORDS[re.sub(r"\s", "", m[0])])
-    for m in _WEEKDAY_RE.finditer(low):
-        facts.setdefault("weekday", set()).add(m[1] or (m[2] or m[3])[:2])
-    for m in _WEEK_RE.finditer(low):
-        facts.setdefault("week", set()).add(_WEEK_VALUES[m[1] or m[2]])
-    negated = bool(_NEGATION_RE.search(normalise(text)))
-    facts["negated"] = {str(negated)}
+        found += _number_facts(m)
+    found += [("half", _HALF_WORDS[m[1] or m[2]]) for m in _HALF_RE.finditer(low)]
+    found += [("day", _DAY_WORDS[re.sub(r"\s", "", m[0])]) for m in _DAY_RE.finditer(low)]
+    found += [("weekday", _weekday(m)) for m in _WEEKDAY_RE.finditer(low)]
+    found += [("week", _WEEK_VALUES[m[1] or m[2]]) for m in _WEEK_RE.finditer(low)]
+    facts: dict[str, set[str]] = {}
+    for kind, value in found:
+        facts.setdefault(kind, set()).add(value)
     return {kind: frozenset(values) for kind, values in facts.items()}
+
+
+def _weekday(m: re.Match[str]) -> str:
+    return str(_KO_WEEKDAYS.index(m[1]) if m[1] else _EN_WEEKDAYS.index((m[2] or m[3])[:2]))
 
 
 def _number_facts(m: re.Match[str]) -> list[tuple[str, str]]:
@@ -237,21 +258,22 @@ def _number_facts(m: re.Match[str]) -> list[tuple[str, str]]:
         return [("money", num)]
     if unit.startswith("시간"):
         return [("hours", num)]
-    if m["mm"] or unit.startswith("시") or unit in ("am", "pm", "a", "p"):
+    if m["mm"] or unit.startswith("시") or unit in ("am", "pm"):
+        # "3pm", "15:00" and "오후 3시" are one time: the hour on a 12-hour dial plus a half.
         hour = int(float(num))
-        half = "pm" if hour >= 13 or unit.startswith("p") else "am" if unit.startswith("a") else ""
-        found = [("time", f"{hour % 12}:{m['mm'] or '00'}")]
-        return [*found, ("half", half)] if half else found
+        half = "pm" if hour >= 13 or unit == "pm" else "am" if unit == "am" else ""
+        time = ("time", f"{hour % 12}:{m['mm'] or '00'}")
+        return [time, ("half", half)] if half else [time]
     for prefix, kind in (("분", "minute"), ("일", "date"), ("월", "month"), ("년", "year")):
         if unit.startswith(prefix):
             return [(kind, num)]
     if unit in ("st", "nd", "rd", "th"):
         return [("date", num)]
-    return [(f"n:{unit[:1] if unit[:1] >= '가' else unit}", num)]
+    return [(f"n:{unit[:1] if _is_hangul(unit[:1]) else unit}", num)]
 
 
 def _facts_conflict(a: dict[str, frozenset[str]], b: dict[str, frozenset[str]]) -> bool:
-    """A kind both sides state with different values; one-sided facts are elaboration."""
+    """A kind both sides state with different values; a one-sided fact is elaboration."""
     return any(kind in b and values != b[kind] for kind, values in a.items())
 
 
@@ -261,7 +283,7 @@ def _words(text: str) -> list[str]:
 
 def _related(word: str, others: Iterable[str]) -> bool:
     """Same stem: one holds the other ("보고서를"/"분기보고서") or a common start ("공유하기")."""
-    stem = 2 if word[:1] >= "가" else 4
+    stem = 2 if _is_hangul(word[:1]) else 4
     return any(word in o or o in word or _common_prefix(word, o) >= stem for o in others)
 
 
@@ -277,9 +299,8 @@ def _substituted(a: str, b: str) -> bool:
     wa, wb = _words(a), _words(b)
     only_a = [w for w in wa if w not in wb]
     only_b = [w for w in wb if w not in wa]
-    return any(not _related(w, only_b) for w in only_a) and any(
-        not _related(w, only_a) for w in only_b
-    )
+    unrelated_a = any(not _related(w, only_b) for w in only_a)
+    return unrelated_a and any(not _related(w, only_a) for w in only_b)
 
 
 def merge_loop(existing: OpenLoop, incoming: CandidateLoop | OpenLoop, now_ms: int) -> OpenLoop:
@@ -288,12 +309,8 @@ def merge_loop(existing: OpenLoop, incoming: CandidateLoop | OpenLoop, now_ms: i
         return existing
     if incoming.due_inferred and existing.due_ms is not None and not existing.due_inferred:
         return existing
-    update = {
-        "due_ms": incoming.due_ms,
-        "due_inferred": incoming.due_inferred,
-        "updated_ms": now_ms,
-    }
-    return existing.model_copy(update=update)
+    due = {"due_ms": incoming.due_ms, "due_inferred": incoming.due_inferred}
+    return existing.model_copy(update={**due, "updated_ms": now_ms})
 
 
 # ---- dismissal -----------------------------------------------------------------------------
@@ -301,20 +318,21 @@ def merge_loop(existing: OpenLoop, incoming: CandidateLoop | OpenLoop, now_ms: i
 _DISMISSAL_RE = re.compile(
     "|".join(
         [
-            r"취소", r"철회", r"무산", r"없던\s*일", r"없어졌", r"안\s*해도", r"안\s*챙겨",
-            r"안\s*\S+도\s*(?:돼|되|괜찮)", r"하지\s*마", r"지\s*마(?:라|요|세요)?(?=$|[\s,.!?~])",
-            r"지\s*말(?:아|자|고|기)", r"그만\s*(?:해|하|둬|두)", r"필요\s*없", r"잊어\s*(?:버려|줘|도)",
-            r"\bcancel(?:l?ed|s|ling)?\b", r"\bcall(?:ed)?\s+(?:it\s+)?off\b", r"\bnever\s*mind\b",
-            r"\bno\s+need\b", r"\bdo(?:n't|\s+not)\s+(?:need|have)\s+to\b", r"\bdon'?t\s+bother\b",
-            r"\bnot\s+(?:necessary|needed)\b", r"\bunnecessary\b", r"\bno\s+longer\s+need",
-            r"\bforget\s+(?:it|about)\b", r"\bdrop\s+it\b", r"\bscrap\b",
+            r"취소", r"철회", r"무산", r"없던\s*일", r"없어졌", r"(?<![가-힣])안\s*해도",
+            r"(?<![가-힣])안\s*챙겨", r"(?<![가-힣])안\s*\S+도\s*(?:돼|되|괜찮)", r"하지\s*마",
+            r"(?<!까)지\s*마(?:라|요|세요)?(?=$|[\s,.!?~])", r"(?<!까)지\s*말(?:아|자|고|기)",
+            r"그만\s*(?:해|하|둬|두)", r"필요\s*없", r"잊어\s*(?:버려|줘|도)",
+            r"\bcancel(?:l?ed|s|ling)?\b", r"\bcall(?:ed)?\s+(?:it\s+)?off\b",
+            r"\bnever\s*mind\b", r"\bno\s+need\b", r"\bdo(?:n'?t|\s+not)\s+(?:need|have)\s+to\b",
+            r"\bdon'?t\s+bother\b", r"\bnot\s+(?:necessary|needed)\b", r"\bunnecessary\b",
+            r"\bno\s+longer\s+need", r"\bforget\s+(?:it|about)\b", r"\bdrop\s+it\b", r"\bscrap\b",
             # Bare "stop" would also catch "stop by the bank".
             r"\bstop\s+(?:it|that|this|tracking|reminding)\b",
         ]
     ),
     re.IGNORECASE,
 )  # fmt: skip
-# Dismissal is read per clause: "회의는 취소됐고 보고서는 보내야 해" cancels only the meeting.
+# Read per clause: "회의는 취소됐고 보고서는 보내야 해" cancels the meeting, not the report.
 _CLAUSE_SPLIT_RE = re.compile(
     r"[.!?;\n]+|\s(?:하지만|그런데|근데|대신|but|instead|however|though)\s"
     r"|(?<=[됐했었았였])고\s|(?:지만|는데)\s",
@@ -328,27 +346,34 @@ def find_dismissed(
     """Ids of open loops the user's dismissal words point at (seed: 0.5 shorter-side overlap).
 
     The words that carry the dismissal ("취소됐어", "안 챙겨도 돼") and fillers ("그건") are
-    dropped before measuring: they say "cancel", not which loop. Completion phrases ("보냈어",
-    "done") are never read here; only the judge closes those.
+    dropped before measuring: they say "cancel", not which loop, so "그건 취소됐어" closes
+    nothing and "보고서는 취소됐어" closes the report. ▲ A clause whose explicit time or date
+    differs from the loop's does not point at it. Completion phrases ("보냈어", "done") are
+    never read here; only the judge closes those, as they read like questions ("보냈어?").
     """
     pointers = _dismissal_pointers(user_input)
     return [
-        loop.id
-        for loop in open_loops
-        if loop.status == "open"
-        and any(
-            _overlap(p, char_bigrams(loop.description)) >= cfg.dismissal_overlap for p in pointers
-        )
+        loop.id for loop in open_loops if loop.status == "open" and _points_at(pointers, loop, cfg)
     ]
 
 
-def _dismissal_pointers(user_input: str) -> list[frozenset[str]]:
-    text = unicodedata.normalize("NFC", user_input).replace("’", "'")
+def _points_at(pointers: list[str], loop: OpenLoop, cfg: OpenLoopConfig) -> bool:
+    target, facts = char_bigrams(loop.description), _facts(loop.description)
+    return any(
+        _overlap(char_bigrams(p), target) >= cfg.dismissal_overlap
+        and not _facts_conflict(_facts(p), facts)
+        for p in pointers
+    )
+
+
+def _dismissal_pointers(user_input: str) -> list[str]:
+    """Per clause with a dismissal word: the rest of its words, which may name the loop."""
+    text = _REMINDER_RE.sub(" ", unicodedata.normalize("NFC", user_input).replace("’", "'"))
     pointers = []
     for clause in _CLAUSE_SPLIT_RE.split(text):
         spans = [m.span() for m in _DISMISSAL_RE.finditer(clause)]
         if spans:
-            pointers.append(char_bigrams(" ".join(_words_outside(clause, spans))))
+            pointers.append(" ".join(_words_outside(clause, spans)))
     return pointers
 
 
@@ -371,8 +396,8 @@ def _newest_first(loop: OpenLoop) -> tuple[int, str]:
 
 
 def close_loop(loop: OpenLoop, status: LoopStatus, reason: str, now_ms: int) -> OpenLoop:
-    update = {"status": status, "closed_ms": now_ms, "closed_reason": reason, "updated_ms": now_ms}
-    return loop.model_copy(update=update)
+    closed = {"status": status, "closed_ms": now_ms, "closed_reason": reason}
+    return loop.model_copy(update={**closed, "updated_ms": now_ms})
 
 
 def apply_judgement(
@@ -388,8 +413,8 @@ def apply_judgement(
 ) -> AgendaChange:
     """Apply one judge frame to the loops that were shown to it (numbered as `numbered`).
 
-    Closes the numbered loops (done), dismisses the loops the user's words cancel (dismissed;
-    this wins over the judge's number, it is the more exact status), then admits each new
+    Closes the numbered loops (done) and the loops the user's dismissal words point at
+    (dismissed, which wins over a number: it is the more exact status), then admits each new
     candidate in the seed's order: grounded in the input, not a loop this frame closed, not an
     open loop (then only its due may change). ``cosines`` maps (candidate description, loop id)
     to the embedding cosine the store computed; missing pairs use the character rules only.
@@ -404,65 +429,68 @@ def apply_judgement(
         elif index in wanted:
             change.closed.append(close_loop(loop, "done", "judge_closed", now_ms))
     closed_ids = {loop.id for loop in change.closed}
-    active = {loop.id: loop for loop in shown if loop.id not in closed_ids}
+    frame = _Frame(user_input, now_ms, cfg, scope, new_id, cosines or {}, change)
+    frame.active = {loop.id: loop for loop in shown if loop.id not in closed_ids}
     for candidate in judged.new:
-        _admit(candidate, active, change, user_input, now_ms, cfg, scope, new_id, cosines or {})
+        frame.admit(candidate)
     return change
 
 
-def _admit(
-    candidate: CandidateLoop,
-    active: dict[str, OpenLoop],
-    change: AgendaChange,
-    user_input: str,
-    now_ms: int,
-    cfg: OpenLoopConfig,
-    scope: LoopScope,
-    new_id: Callable[[], str],
-    cosines: Mapping[tuple[str, str], float],
-) -> None:
-    def skip(reason: SkipReason, loop: OpenLoop | None = None) -> None:
-        skipped = SkippedCandidate(candidate=candidate, reason=reason, loop_id=loop and loop.id)
-        change.skipped.append(skipped)
+@dataclass
+class _Frame:
+    """The state of one `apply_judgement` while its candidates are admitted in order."""
 
-    if not _compact(candidate.description):
-        return skip("empty")
-    if not grounded(candidate.description, candidate.evidence, user_input, cfg):
-        return skip("ungrounded")
-    if closed := _first_same(candidate, change.closed, cfg, cosines):
-        return skip("closed_in_frame", closed)
-    if existing := _first_same(candidate, active.values(), cfg, cosines):
-        merged = merge_loop(existing, candidate, now_ms)
+    user_input: str
+    now_ms: int
+    cfg: OpenLoopConfig
+    scope: LoopScope
+    new_id: Callable[[], str]
+    cosines: Mapping[tuple[str, str], float]
+    change: AgendaChange
+    active: dict[str, OpenLoop] = field(default_factory=dict)
+
+    def admit(self, candidate: CandidateLoop) -> None:
+        if not _compact(candidate.description):
+            self._skip(candidate, "empty")
+        elif not grounded(candidate.description, candidate.evidence, self.user_input, self.cfg):
+            self._skip(candidate, "ungrounded")
+        elif (closed := self._first_same(candidate, self.change.closed)) is not None:
+            self._skip(candidate, "closed_in_frame", closed)
+        elif (existing := self._first_same(candidate, self.active.values())) is not None:
+            self._merge(candidate, existing)
+        else:
+            created = _new_loop(candidate, self.scope, self.new_id(), self.now_ms)
+            self.active[created.id] = created
+            self.change.created.append(created)
+
+    def _skip(
+        self, candidate: CandidateLoop, reason: SkipReason, loop: OpenLoop | None = None
+    ) -> None:
+        loop_id = loop.id if loop is not None else None
+        self.change.skipped.append(
+            SkippedCandidate(candidate=candidate, reason=reason, loop_id=loop_id)
+        )
+
+    def _first_same(self, candidate: CandidateLoop, loops: Iterable[OpenLoop]) -> OpenLoop | None:
+        text = candidate.description
+        for loop in loops:
+            if same_loop(text, loop.description, self.cfg, self.cosines.get((text, loop.id))):
+                return loop
+        return None
+
+    def _merge(self, candidate: CandidateLoop, existing: OpenLoop) -> None:
+        merged = merge_loop(existing, candidate, self.now_ms)
         if merged is existing:
-            return skip("duplicate", existing)
-        return _record_merge(merged, active, change)
-    created = _new_loop(candidate, scope, new_id(), now_ms)
-    active[created.id] = created
-    change.created.append(created)
-    return None
-
-
-def _first_same(
-    candidate: CandidateLoop,
-    loops: Iterable[OpenLoop],
-    cfg: OpenLoopConfig,
-    cosines: Mapping[tuple[str, str], float],
-) -> OpenLoop | None:
-    text = candidate.description
-    for loop in loops:
-        if same_loop(text, loop.description, cfg, cosines.get((text, loop.id))):
-            return loop
-    return None
-
-
-def _record_merge(merged: OpenLoop, active: dict[str, OpenLoop], change: AgendaChange) -> None:
-    active[merged.id] = merged
-    for bucket in (change.created, change.merged):
-        for i, loop in enumerate(bucket):
-            if loop.id == merged.id:
-                bucket[i] = merged
-                return
-    change.merged.append(merged)
+            self._skip(candidate, "duplicate", existing)
+            return
+        self.active[merged.id] = merged
+        # A loop created earlier in this frame stays "created", only with the newer due.
+        for bucket in (self.change.created, self.change.merged):
+            for i, loop in enumerate(bucket):
+                if loop.id == merged.id:
+                    bucket[i] = merged
+                    return
+        self.change.merged.append(merged)
 
 
 def _new_loop(candidate: CandidateLoop, scope: LoopScope, loop_id: str, now_ms: int) -> OpenLoop:
@@ -484,12 +512,12 @@ def _new_loop(candidate: CandidateLoop, scope: LoopScope, loop_id: str, now_ms: 
 
 
 def expire(loops: Iterable[OpenLoop], now_ms: int, cfg: OpenLoopConfig) -> list[OpenLoop]:
-    """The open loops that expire now, closed: due + EXPIRE_AFTER passed, or no due and older
-    than MAX_AGE. Both bounds are strict: a loop exactly at the bound stays open."""
+    """The open loops that expire now, closed as expired: due + EXPIRE_AFTER has passed, or no
+    due and older than MAX_AGE. Both bounds are strict: a loop exactly at one stays open."""
     expired = []
     for loop in loops:
-        reason = _expiry_reason(loop, now_ms, cfg)
-        if loop.status == "open" and reason is not None:
+        reason = _expiry_reason(loop, now_ms, cfg) if loop.status == "open" else None
+        if reason is not None:
             expired.append(close_loop(loop, "expired", reason, now_ms))
     return expired
 
