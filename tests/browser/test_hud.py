@@ -124,3 +124,21 @@ async def test_model_output_is_rendered_as_text(browser: Browser, tmp_path: Path
         await expect(bubble).to_have_text(evil)
         assert await page.evaluate("window.pwned") is None
         assert await bubble.locator("img, script").count() == 0
+
+
+async def test_agenda_card_done_dismiss_and_revive(browser: Browser, tmp_path: Path) -> None:
+    judge = ["분기 보고서 초안을 팀장님께 보내기 (근거: 분기 보고서 초안을 팀장님께 보내야 해)"]
+    with live_server(tmp_path, ["알겠습니다."], judge=judge) as server:
+        page = await open_hud(browser, server.url)
+        await say(page, "내일 오후 3시까지 분기 보고서 초안을 팀장님께 보내야 해")
+        item = page.locator("#agenda li:not(.closed)")
+        await expect(item).to_contain_text("분기 보고서 초안을 팀장님께 보내기")
+        await expect(item).to_contain_text("15:00")
+        await item.locator("button[data-status=done]").click()
+        closed = page.locator("#agenda li.closed")
+        await expect(closed).to_have_count(1)
+        await closed.locator("button[data-status=open]").click()
+        await expect(page.locator("#agenda li:not(.closed)")).to_have_count(1)
+        await page.locator("#agenda li:not(.closed) button[data-status=dismissed]").click()
+        await expect(page.locator("#agenda li.closed")).to_have_count(1)
+        await expect(page.locator("#agenda li:not(.closed)")).to_have_count(0)

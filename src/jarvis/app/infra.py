@@ -28,6 +28,7 @@ from jarvis.core.tools.builtins import builtin_tools
 from jarvis.core.tools.registry import ToolRegistry
 from jarvis.memory import MemoryService
 from jarvis.model_layer.config import ModelSettings
+from jarvis.model_layer.embeddings import make_embedder
 from jarvis.model_layer.provider import Provider, ProviderRegistry
 from jarvis.model_layer.providers.registry_defaults import default_provider_registry
 
@@ -123,7 +124,8 @@ class InfraBuilder:
             sandbox=sandbox,
             gate=Gate(sandbox, audit, settings.language),
             openloops=OpenLoopService(
-                self.openloop_store(), settings.openloop, ZoneInfo(settings.timezone), self.clock
+                self.openloop_store(), settings.openloop, ZoneInfo(settings.timezone),
+                self.clock, make_embedder(settings.memory.embedding),
             ),
             demo=self.demo,
         )

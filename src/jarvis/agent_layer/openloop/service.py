@@ -23,6 +23,7 @@ from jarvis.agent_layer.openloop.openloop_types import (
 )
 from jarvis.agent_layer.openloop.store import OpenLoopStore
 from jarvis.common.clock import Clock, new_id
+from jarvis.model_layer.embeddings import Embedder, cosine
 
 StatusResult = Literal["ok", "not_found", "forbidden", "conflict"]
 CLOSED_SHOWN = 10
@@ -48,12 +49,20 @@ class Agenda(BaseModel):
 
 class OpenLoopService:
     def __init__(
-        self, store: OpenLoopStore, cfg: OpenLoopConfig, tz: ZoneInfo, clock: Clock
+        self,
+        store: OpenLoopStore,
+        cfg: OpenLoopConfig,
+        tz: ZoneInfo,
+        clock: Clock,
+        embedder: Embedder | None = None,
     ) -> None:
         self.store = store
         self.cfg = cfg
         self.tz = tz
         self.clock = clock
+        self.embedder = embedder or Embedder()
+        # Loop embeddings by (id, description): computed once per loop.
+        self._vectors: dict[tuple[str, str], list[float]] = {}
 
     async def current(self, agent_id: str, user_id: str) -> list[OpenLoop]:
         """Open loops, newest first, after applying expiry."""
@@ -70,11 +79,40 @@ class OpenLoopService:
         now = self.clock.now_ms()
         # The judge drops the `@` due about half the time: read it from the user's words.
         filled = fill_due(frame, user_input, datetime.fromtimestamp(now / 1000, self.tz), self.tz)
+        cosines = await self._cosines(filled, shown)
         change = apply_judgement(
-            shown, filled, user_input, now, self.cfg, scope=scope, new_id=lambda: new_id()[:16]
+            shown,
+            filled,
+            user_input,
+            now,
+            self.cfg,
+            scope=scope,
+            new_id=lambda: new_id()[:16],
+            cosines=cosines,
         )
         await self.store.save([*change.created, *change.merged, *change.closed])
         return change
+
+    async def _cosines(
+        self, frame: JudgeFrame, shown: list[OpenLoop]
+    ) -> dict[tuple[str, str], float]:
+        """Embedding cosines computed at the boundary; empty when there is no embedder."""
+        if not frame.new or not shown or self.embedder.name == "none":
+            return {}
+        missing = [lp for lp in shown if (lp.id, lp.description) not in self._vectors]
+        texts = [c.description for c in frame.new] + [lp.description for lp in missing]
+        vectors = await self.embedder.embed(texts)
+        if vectors is None or len(vectors) != len(texts):
+            return {}
+        for loop, vector in zip(missing, vectors[len(frame.new) :], strict=True):
+            self._vectors[(loop.id, loop.description)] = vector
+        return {
+            (candidate.description, loop.id): cosine(
+                vector, self._vectors[(loop.id, loop.description)]
+            )
+            for candidate, vector in zip(frame.new, vectors, strict=False)
+            for loop in shown
+        }
 
     async def agenda(self, agent_id: str, user_id: str) -> Agenda:
         open_loops = await self.current(agent_id, user_id)

@@ -1,0 +1,106 @@
+"""Embedders: none (default), Ollama (`/api/embed`, e.g. bge-m3) and OpenAI.
+
+An embedder returns None instead of raising: callers fall back to their text rules.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+import httpx
+from pydantic import BaseModel, Field, SecretStr
+
+from jarvis.common.logging import get_logger
+
+_log = get_logger("jarvis.embeddings")
+
+
+class EmbeddingSettings(BaseModel):
+    provider: Literal["none", "ollama", "openai"] = Field("none", description="none/ollama/openai")
+    model: str = Field("bge-m3", description="Embedding model.")
+    base_url: str = Field("http://localhost:11434", description="Ollama or OpenAI base URL.")
+    api_key: SecretStr | None = None
+    timeout_sec: float = Field(10.0, gt=0)
+
+
+class Embedder:
+    """The `none` embedder: nothing to compare, text rules only."""
+
+    name = "none"
+
+    async def embed(self, texts: list[str]) -> list[list[float]] | None:
+        return None
+
+
+class _LoggedFailures(Embedder):
+    def __init__(self) -> None:
+        self._warned = False
+
+    def _failed(self, exc: Exception) -> None:
+        if not self._warned:  # log once; conversation never blocks on a down embedder
+            _log.warning("%s embedder unavailable, using text rules: %s", self.name, exc)
+            self._warned = True
+
+
+class OllamaEmbedder(_LoggedFailures):
+    name = "ollama"
+
+    def __init__(self, settings: EmbeddingSettings) -> None:
+        super().__init__()
+        self.settings = settings
+
+    async def embed(self, texts: list[str]) -> list[list[float]] | None:
+        url = self.settings.base_url.rstrip("/").removesuffix("/v1") + "/api/embed"
+        try:
+            async with httpx.AsyncClient(timeout=self.settings.timeout_sec) as client:
+                response = await client.post(
+                    url, json={"model": self.settings.model, "input": texts}
+                )
+                response.raise_for_status()
+            vectors = response.json()["embeddings"]
+        except (httpx.HTTPError, KeyError, ValueError) as exc:
+            self._failed(exc)
+            return None
+        return [list(map(float, v)) for v in vectors]
+
+
+class OpenAIEmbedder(_LoggedFailures):
+    name = "openai"
+
+    def __init__(self, settings: EmbeddingSettings) -> None:
+        super().__init__()
+        self.settings = settings
+
+    async def embed(self, texts: list[str]) -> list[list[float]] | None:
+        from openai import AsyncOpenAI, OpenAIError
+
+        key = self.settings.api_key.get_secret_value() if self.settings.api_key else "none"
+        client = AsyncOpenAI(
+            base_url=self.settings.base_url,
+            api_key=key,
+            timeout=self.settings.timeout_sec,
+            max_retries=1,
+        )
+        try:
+            response = await client.embeddings.create(model=self.settings.model, input=texts)
+        except OpenAIError as exc:
+            self._failed(exc)
+            return None
+        finally:
+            await client.close()
+        return [list(item.embedding) for item in response.data]
+
+
+def make_embedder(settings: EmbeddingSettings) -> Embedder:
+    if settings.provider == "ollama":
+        return OllamaEmbedder(settings)
+    if settings.provider == "openai":
+        return OpenAIEmbedder(settings)
+    return Embedder()
+
+
+def cosine(a: list[float], b: list[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return dot / norm if norm else 0.0
