@@ -217,9 +217,10 @@ _WEEKDAY_RE = re.compile(
 )
 _WEEK_RE = re.compile(r"(?<![가-힣])(이번|다음|담|다다음)\s*주(?!제)|\b(this|next)\s+week\b")
 _WEEK_VALUES = {"이번": "0", "this": "0", "다음": "1", "담": "1", "next": "1", "다다음": "2"}
+# Undoing words count too: "치과 예약하기" and "치과 예약 취소하기" are opposite promises.
 _NEGATION_RE = re.compile(
-    r"(?<![가-힣])(?:안|못)\s|(?<!까)지\s*(?:않|말|마)(?!감)|않기|말기"
-    r"|\b(?:not|never|dont|doesnt|didnt|wont|cant|cannot)\b"
+    r"(?<![가-힣])(?:안|못)\s|(?<!까)지\s*(?:않|말|마)(?!감)|않기|말기|취소|철회"
+    r"|\b(?:not|never|dont|doesnt|didnt|wont|cant|cannot|cancel\w*|undo)\b"
 )
 # "잊지 말고 보내기" / "don't forget to send" are reminders: neither negation nor dismissal.
 _REMINDER_RE = re.compile(
