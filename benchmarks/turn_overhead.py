@@ -25,6 +25,7 @@ import jarvis.core.session as session_module
 from jarvis.agent_layer.loop import AgentLoopConfig
 from jarvis.agent_layer.sessions import JsonlSessionStore, MemorySessionStore, SessionInfo
 from jarvis.agent_layer.sessions.base import SessionStore
+from jarvis.agent_layer.sessions.pg_store import PostgresSessionStore
 from jarvis.agent_layer.tools import NoTools
 from jarvis.common.clock import SystemClock
 from jarvis.core.session import AgentSession, SessionSetup
@@ -104,17 +105,27 @@ def median_ms(rows: list[dict[str, float]], key: str) -> float:
     return statistics.median(r[key] for r in rows) * 1000
 
 
+async def make_store(kind: str, root: Path, dsn: str | None) -> SessionStore:
+    if kind == "postgres":
+        assert dsn is not None
+        return await PostgresSessionStore.connect(dsn)
+    return JsonlSessionStore(root) if kind == "jsonl" else MemorySessionStore()
+
+
 async def condition(
-    label: str, jsonl: bool, memory_on: bool, turns: int, sessions: int, root: Path
+    label: str,
+    kind: str,
+    memory_on: bool,
+    turns: int,
+    sessions: int,
+    root: Path,
+    dsn: str | None = None,
 ) -> list[tuple[str, str, list[dict[str, float]]]]:
     per_turn: list[list[dict[str, float]]] = []
     for index in range(sessions + 1):  # the first session is a warm-up
-        store: SessionStore = (
-            JsonlSessionStore(root / label.replace(" ", "_") / str(index))
-            if jsonl
-            else MemorySessionStore()
-        )
-        rows = await run_session(store, memory_on, turns, Timings(), f"s{index}")
+        store = await make_store(kind, root / label.replace(" ", "_") / str(index), dsn)
+        rows = await run_session(store, memory_on, turns, Timings(), f"s{index}-{time.time_ns()}")
+        await store.aclose()
         if index:
             per_turn.append(rows)
     merged = [
@@ -142,6 +153,7 @@ async def main() -> None:
     parser.add_argument("--turns", type=int, default=200)
     parser.add_argument("--sessions", type=int, default=3)
     parser.add_argument("--long", type=int, default=2000)
+    parser.add_argument("--postgres", metavar="DSN", help="also measure the PostgreSQL store")
     args = parser.parse_args()
     # Security is the input-validation stage of the pipeline.
     timings_security: list[float] = []
@@ -157,20 +169,25 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         rows = []
-        for label, jsonl, memory_on in [
-            ("JSONL, memory on", True, True),
-            ("JSONL, memory off", True, False),
-            ("memory store, memory on", False, True),
-        ]:
+        conditions = [
+            ("JSONL, memory on", "jsonl", True),
+            ("JSONL, memory off", "jsonl", False),
+            ("memory store, memory on", "memory", True),
+        ]
+        if args.postgres:
+            conditions.append(("PostgreSQL, memory on", "postgres", True))
+        for label, kind, memory_on in conditions:
             timings_security.clear()
-            result = await condition(label, jsonl, memory_on, args.turns, args.sessions, root)
+            result = await condition(
+                label, kind, memory_on, args.turns, args.sessions, root, args.postgres
+            )
             security = statistics.median(timings_security)
             for _, _, data in result:
                 for row in data:
                     row["security"] = security
             rows.extend(result)
         if args.long:
-            long = await condition("JSONL, memory on (long)", True, True, args.long, 1, root)
+            long = await condition("JSONL, memory on (long)", "jsonl", True, args.long, 1, root)
             for _, _, data in long:
                 for row in data:
                     row["security"] = statistics.median(timings_security)

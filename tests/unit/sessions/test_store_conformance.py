@@ -15,14 +15,20 @@ from jarvis.agent_layer.sessions import (
     SessionNotFound,
     SessionStore,
 )
+from jarvis.agent_layer.sessions.pg_store import PostgresSessionStore
 from jarvis.model_layer import AssistantMessage, UserMessage
+from tests.support.postgres import postgres_dsn
 
 
-@pytest.fixture(params=["memory", "jsonl"])
+@pytest.fixture(params=["memory", "jsonl", "postgres"])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[SessionStore]:
-    made: SessionStore = (
-        MemorySessionStore() if request.param == "memory" else JsonlSessionStore(tmp_path / "s")
-    )
+    if request.param == "postgres":
+        async for dsn in postgres_dsn():
+            made: SessionStore = await PostgresSessionStore.connect(dsn)
+            yield made
+            await made.aclose()
+        return
+    made = MemorySessionStore() if request.param == "memory" else JsonlSessionStore(tmp_path / "s")
     yield made
     await made.aclose()
 
