@@ -14,7 +14,7 @@ from jarvis.agent_layer.openloop.store import (
 from jarvis.agent_layer.sessions import MemorySessionStore, SessionStore
 from jarvis.agent_layer.sessions.jsonl_store import JsonlSessionStore
 from jarvis.app.demo import demo_provider
-from jarvis.app.settings import Settings
+from jarvis.app.settings import Settings, SettingsError
 from jarvis.common.clock import Clock, SystemClock
 from jarvis.core.approvals.audit import AuditLog, JsonlAuditLog
 from jarvis.core.approvals.channel import ChannelRegistry
@@ -80,7 +80,12 @@ class InfraBuilder:
         if backend == "memory":
             return MemorySessionStore()
         if backend == "postgres":
-            raise NotImplementedError("the PostgreSQL backend is not available yet")
+            # ponytail: the PostgreSQL stores exist, but pending approvals across processes do
+            # not yet; refusing clearly beats a half-shared deployment.
+            raise SettingsError(
+                "JARVIS_STORAGE__BACKEND=postgres: running several processes on PostgreSQL is "
+                "not finished yet; use files (the default)"
+            )
         return JsonlSessionStore(self.settings.home / "sessions")
 
     def openloop_store(self) -> OpenLoopStore:

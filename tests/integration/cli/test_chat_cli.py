@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -68,3 +69,63 @@ def test_a_wrong_setting_stops_start_up_with_one_line(tmp_path: Path) -> None:
 def test_invalid_input_is_refused_with_a_message(tmp_path: Path) -> None:
     done = chat(tmp_path, ["<script>x</script>", "/exit"], "--demo")
     assert "스크립트 패턴" in done.stdout
+
+
+def jarvis(home: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
+    environment.update(JARVIS_HOME=str(home), JARVIS_WORKSPACE=str(home))
+    return subprocess.run([JARVIS, *args], input=stdin, capture_output=True, text=True,
+                          env=environment, timeout=60, cwd=home)
+
+
+def test_deny_allow_always_and_the_rule_survives_a_restart(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    first = chat(tmp_path, ["!git status", "d", "!git status", "a", "!git status --short", "A",
+                            "/exit"], "--demo")
+    assert "승인이 거부되어 bash 실행을 멈췄습니다" in first.stdout
+    assert "✓ bash · user_once" in first.stdout and "✓ bash · user_always" in first.stdout
+    assert "bash git status" in (tmp_path / "approvals" / "main.yaml").read_text()
+    again = chat(tmp_path, ["!git status -s", "!git status && touch hacked", "d", "/exit"],
+                 "--demo")
+    assert "✓ bash · rule:approvals/main.yaml" in again.stdout
+    assert again.stdout.count("⚡ 승인 요청") == 1  # only the chained command asked
+    assert not (tmp_path / "hacked").exists()
+
+
+def test_approvals_list_check_revoke_and_audit(tmp_path: Path) -> None:
+    (tmp_path / "approvals.yaml").write_text(
+        "# shared rules\nrules:\n  - {tool: bash, pattern: git status}  # safe\n",
+        encoding="utf-8")
+    listed = jarvis(tmp_path, "approvals", "list")
+    assert "allow bash git status" in listed.stdout
+    check = jarvis(tmp_path, "approvals", "check", "--tool", "bash", "--args",
+                   '{"command": "git status --short"}', "--json")
+    assert json.loads(check.stdout) == {"tool": "bash", "outcome": "allow",
+                                        "reason": "rule:approvals.yaml",
+                                        "rule": "approvals.yaml: allow bash git status"}
+    lines = "\n".join(json.dumps(c) for c in [
+        {"tool": "bash", "args": {"command": "git status && rm -rf ~"}},
+        {"tool": "bash", "args": {"command": "git stash"}},
+        {"tool": "read_file", "args": {"path": "x"}}]) + "\nnot json\n"
+    decisions = [json.loads(line) for line in
+                 jarvis(tmp_path, "approvals", "check", "-", stdin=lines).stdout.splitlines()]
+    assert [d.get("reason", d.get("error", "")[:8]) for d in decisions] == [
+        "dangerous", "approval_required", "not_required", "bad line"]
+    assert decisions[1]["detail"] == "git stash"  # the pattern ALWAYS would offer
+    assert jarvis(tmp_path, "approvals", "check", "--tool", "bash", "--args", "[1]").returncode \
+        == 2
+    revoked = jarvis(tmp_path, "approvals", "revoke", "--tool", "bash", "--pattern", "git status",
+                     "--shared")
+    assert "removed 1" in revoked.stdout
+    assert "# shared rules" in (tmp_path / "approvals.yaml").read_text()
+    chat(tmp_path, ["!ls", "d", "/exit"], "--demo")
+    audit = jarvis(tmp_path, "audit", "--json")
+    (record,) = [json.loads(line) for line in audit.stdout.splitlines()]
+    assert (record["tool"], record["outcome"], record["reason"]) == ("bash", "deny", "user_deny")
+    assert "ls" not in json.dumps({k: v for k, v in record.items() if k != "tool"})
+
+
+def test_postgres_backend_is_refused_with_one_line(tmp_path: Path) -> None:
+    done = chat(tmp_path, ["/exit"], "--demo", JARVIS_STORAGE__BACKEND="postgres")
+    assert done.returncode == 2 and "JARVIS_STORAGE__BACKEND=postgres" in done.stderr
+    assert "Traceback" not in done.stderr
