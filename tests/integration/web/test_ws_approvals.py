@@ -212,3 +212,20 @@ async def test_rate_limit_answers_429(tmp_path: Path) -> None:
         async with httpx.AsyncClient(base_url=server.url) as http:
             codes = [(await http.get("/api/sessions")).status_code for _ in range(5)]
         assert codes == [200, 200, 200, 429, 429]
+
+
+async def test_big_bodies_are_refused_and_the_system_prompt_has_the_approval_rule(
+    tmp_path: Path,
+) -> None:
+    with live_server(tmp_path, [bash("ls"), "ok"]) as server:
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            big = await http.post("/api/sessions", content=b"x" * 1_200_000)
+            assert big.status_code == 413
+        tab, _ = await prompt(server)
+        request = await tab.next("approval_request")
+        await tab.send(type="approval", id=request["id"], answer="allow")
+        await tab.next("agent_end")
+        provider = next(iter(server.assembly._provider_cache.values()))
+        system = provider.calls[0].system_prompt  # type: ignore[attr-defined]
+        assert t("prompt.approval_rule") in system
+        await tab.close()
