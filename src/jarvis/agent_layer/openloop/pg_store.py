@@ -7,6 +7,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from jarvis.agent_layer.openloop.openloop_types import OpenLoop
 from jarvis.agent_layer.openloop.store import OpenLoopStore
+from jarvis.agent_layer.pg import open_pool
 
 # idempotent: safe to run at every start.
 SCHEMA = """
@@ -36,11 +37,7 @@ class PostgresOpenLoopStore(OpenLoopStore):
 
     @classmethod
     async def connect(cls, dsn: str) -> PostgresOpenLoopStore:
-        pool = AsyncConnectionPool(dsn, min_size=1, max_size=4, open=False)
-        await pool.open()
-        async with pool.connection() as conn:
-            await conn.execute(SCHEMA)
-        return cls(pool)
+        return cls(await open_pool(dsn, SCHEMA, max_size=4))
 
     async def aclose(self) -> None:
         await self.pool.close()
@@ -48,15 +45,26 @@ class PostgresOpenLoopStore(OpenLoopStore):
     async def save(self, loops: list[OpenLoop]) -> None:
         if not loops:
             return
-        rows = [(lp.id, lp.agent_id, lp.user_id, lp.session_id, lp.status, lp.updated_ms,
-                 Jsonb(lp.model_dump(mode="json"))) for lp in loops]
+        rows = [
+            (
+                lp.id,
+                lp.agent_id,
+                lp.user_id,
+                lp.session_id,
+                lp.status,
+                lp.updated_ms,
+                Jsonb(lp.model_dump(mode="json")),
+            )
+            for lp in loops
+        ]
         async with self.pool.connection() as conn, conn.cursor() as cursor:
             await cursor.executemany(_UPSERT, rows)
 
     async def get(self, loop_id: str) -> OpenLoop | None:
         async with self.pool.connection() as conn:
-            cursor = await conn.execute("SELECT data FROM jarvis_open_loops WHERE id = %s",
-                                        (loop_id,))
+            cursor = await conn.execute(
+                "SELECT data FROM jarvis_open_loops WHERE id = %s", (loop_id,)
+            )
             row = await cursor.fetchone()
         return OpenLoop.model_validate(row[0]) if row else None
 
@@ -64,6 +72,7 @@ class PostgresOpenLoopStore(OpenLoopStore):
         async with self.pool.connection() as conn:
             cursor = await conn.execute(
                 "SELECT data FROM jarvis_open_loops WHERE agent_id = %s AND user_id = %s",
-                (agent_id, user_id))
+                (agent_id, user_id),
+            )
             rows = await cursor.fetchall()
         return [OpenLoop.model_validate(row[0]) for row in rows]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
+from jarvis.agent_layer.pg import open_pool
 from jarvis.agent_layer.sessions.base import (
     MESSAGE_ADAPTER,
     SessionEntry,
@@ -43,11 +44,7 @@ class PostgresSessionStore(SessionStore):
 
     @classmethod
     async def connect(cls, dsn: str) -> PostgresSessionStore:
-        pool = AsyncConnectionPool(dsn, min_size=1, max_size=8, open=False)
-        await pool.open()
-        async with pool.connection() as conn:
-            await conn.execute(SCHEMA)
-        return cls(pool)
+        return cls(await open_pool(dsn, SCHEMA, max_size=8))
 
     async def aclose(self) -> None:
         await self.pool.close()

@@ -39,6 +39,20 @@ def provider_error(
     return ProviderError(message=message, kind=kind)
 
 
+def classify_sdk_error(
+    exc: Exception, *, status_error: type[Any], connection_error: type[Any], mid_stream: bool
+) -> tuple[ErrorKind, str]:
+    """Both vendor SDKs share this shape: status errors, connection errors, everything else."""
+    if isinstance(exc, status_error):
+        return (
+            kind_for_status(exc.status_code, f"{exc.message} {exc.body}"),
+            f"HTTP {exc.status_code}: {exc.message}",
+        )
+    if isinstance(exc, connection_error) and not mid_stream:
+        return "unreachable", str(exc)
+    return "server", f"the stream broke off: {type(exc).__name__}: {exc}"
+
+
 def kind_for_status(status: int, body: str) -> ErrorKind:
     if status in (401, 403):
         return "auth"

@@ -19,7 +19,11 @@ from jarvis.model_layer.events import (
 )
 from jarvis.model_layer.messages import LLMContext, Message, Usage
 from jarvis.model_layer.provider import Provider
-from jarvis.model_layer.providers._common import kind_for_status, parse_tool_call, provider_error
+from jarvis.model_layer.providers._common import (
+    classify_sdk_error,
+    parse_tool_call,
+    provider_error,
+)
 
 _OLLAMA_DEFAULT = "http://localhost:11434/v1"
 _DEFAULT_MAX_TOKENS = 4096
@@ -172,14 +176,12 @@ class AnthropicProvider(Provider):
         yield Stop(reason="tool_use" if reason == "tool_use" else reason, usage=usage)
 
     def _error(self, exc: Exception, *, mid_stream: bool = False) -> ProviderError:
-        sdk = self._sdk
-        if isinstance(exc, sdk.APIStatusError):
-            kind = kind_for_status(exc.status_code, f"{exc.message} {exc.body}")
-            detail = f"HTTP {exc.status_code}: {exc.message}"
-        elif isinstance(exc, sdk.APIConnectionError) and not mid_stream:
-            kind, detail = "unreachable", str(exc)
-        else:
-            kind, detail = "server", f"the stream broke off: {type(exc).__name__}: {exc}"
+        kind, detail = classify_sdk_error(
+            exc,
+            status_error=self._sdk.APIStatusError,
+            connection_error=self._sdk.APIConnectionError,
+            mid_stream=mid_stream,
+        )
         return provider_error(
             kind, detail, base_url=self.base_url, model=self.settings.model, lang=self.language
         )

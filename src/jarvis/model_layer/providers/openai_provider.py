@@ -30,7 +30,11 @@ from jarvis.model_layer.events import (
 )
 from jarvis.model_layer.messages import AssistantMessage, LLMContext, Message, ToolSpec, Usage
 from jarvis.model_layer.provider import Provider
-from jarvis.model_layer.providers._common import kind_for_status, parse_tool_call, provider_error
+from jarvis.model_layer.providers._common import (
+    classify_sdk_error,
+    parse_tool_call,
+    provider_error,
+)
 
 
 def to_openai_messages(ctx: LLMContext) -> list[dict[str, Any]]:
@@ -224,15 +228,19 @@ class OpenAIProvider(Provider):
         )
 
     def _error(self, exc: Exception, *, mid_stream: bool = False) -> ProviderError:
-        base_url, model, lang = self.settings.base_url, self.settings.model, self.language
-        if isinstance(exc, openai.APIStatusError):
-            kind = kind_for_status(exc.status_code, f"{exc.message} {exc.body}")
-            detail = f"HTTP {exc.status_code}: {exc.message}"
-        elif isinstance(exc, openai.APIConnectionError) and not mid_stream:
-            kind, detail = "unreachable", str(exc)
-        else:
-            kind, detail = "server", f"the stream broke off: {type(exc).__name__}: {exc}"
-        return provider_error(kind, detail, base_url=base_url, model=model, lang=lang)
+        kind, detail = classify_sdk_error(
+            exc,
+            status_error=openai.APIStatusError,
+            connection_error=openai.APIConnectionError,
+            mid_stream=mid_stream,
+        )
+        return provider_error(
+            kind,
+            detail,
+            base_url=self.settings.base_url,
+            model=self.settings.model,
+            lang=self.language,
+        )
 
 
 def _delta_events(delta: Any, calls: dict[int, _PendingCall]) -> list[StreamEvent]:
