@@ -23,7 +23,7 @@ class LiveServer:
     def __init__(self, assembly: AppAssembly) -> None:
         self.assembly = assembly
         config = uvicorn.Config(
-            create_app(assembly), host="127.0.0.1", port=0, log_level="warning", lifespan="off"
+            create_app(assembly), host="127.0.0.1", port=0, log_level="warning", lifespan="on"
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -16,10 +16,12 @@ from jarvis.agent_layer.sessions.jsonl_store import JsonlSessionStore
 from jarvis.app.demo import demo_provider
 from jarvis.app.settings import Settings, SettingsError
 from jarvis.common.clock import Clock, SystemClock
+from jarvis.common.logging import get_logger
 from jarvis.core.approvals.audit import AuditLog, JsonlAuditLog
 from jarvis.core.approvals.channel import ChannelRegistry
 from jarvis.core.approvals.pending import MemoryPendingStore, PendingApprovalStore
 from jarvis.core.approvals.service import ApprovalService
+from jarvis.core.mcp import MCPManager
 from jarvis.core.plugins import PluginHost
 from jarvis.core.policy.gate import Gate
 from jarvis.core.policy.rule_store import RuleStore
@@ -31,6 +33,8 @@ from jarvis.model_layer.config import ModelSettings
 from jarvis.model_layer.embeddings import make_embedder
 from jarvis.model_layer.provider import Provider, ProviderRegistry
 from jarvis.model_layer.providers.registry_defaults import default_provider_registry
+
+_log = get_logger("jarvis.app")
 
 
 @dataclass
@@ -51,6 +55,7 @@ class AppAssembly:
     sandbox: Sandbox
     gate: Gate
     openloops: OpenLoopService
+    mcp: MCPManager
     demo: bool = False
     _provider_cache: dict[str, Provider] = field(default_factory=dict)
 
@@ -63,7 +68,16 @@ class AppAssembly:
             self._provider_cache[key] = self.providers.create(model)
         return self._provider_cache[key]
 
+    async def start(self) -> None:
+        """Connect what lives outside the process (MCP servers); failures are reported, not
+        raised."""
+        await self.mcp.start(self.settings.mcp_servers)
+        for status in self.mcp.status():
+            if not status.ok:
+                _log.warning("MCP server %s skipped: %s", status.name, status.error)
+
     async def aclose(self) -> None:
+        await self.mcp.aclose()
         for provider in self._provider_cache.values():
             await provider.aclose()
         await self.session_store.aclose()
@@ -114,12 +128,13 @@ class InfraBuilder:
             clock=self.clock,
             plugins=plugins,
         )
+        tools = self.tool_registry()
         return AppAssembly(
             settings=settings,
             providers=default_provider_registry(settings.language),
             session_store=self.session_store(),
             memory=MemoryService(settings.memory),
-            tools=self.tool_registry(),
+            tools=tools,
             clock=self.clock,
             rules=rules,
             audit=audit,
@@ -129,9 +144,13 @@ class InfraBuilder:
             sandbox=sandbox,
             gate=Gate(sandbox, audit, settings.language),
             openloops=OpenLoopService(
-                self.openloop_store(), settings.openloop, ZoneInfo(settings.timezone),
-                self.clock, make_embedder(settings.memory.embedding),
+                self.openloop_store(),
+                settings.openloop,
+                ZoneInfo(settings.timezone),
+                self.clock,
+                make_embedder(settings.memory.embedding),
             ),
+            mcp=MCPManager(tools),
             demo=self.demo,
         )
 

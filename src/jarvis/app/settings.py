@@ -25,6 +25,7 @@ from jarvis.agent_layer.config import LoopSettings
 from jarvis.agent_layer.openloop.openloop_types import OpenLoopConfig
 from jarvis.common.i18n import Language, t
 from jarvis.core.config import SecuritySettings
+from jarvis.core.mcp import MCPServerConfig, check_unique_names
 from jarvis.core.tools.builtins import BuiltinToolSettings
 from jarvis.memory.config import MemorySettings
 from jarvis.model_layer.config import ModelSettings
@@ -73,6 +74,9 @@ class Settings(BaseSettings):
     security: SecuritySettings = Field(default_factory=SecuritySettings)
     tools: BuiltinToolSettings = Field(default_factory=BuiltinToolSettings)
     openloop: OpenLoopSettings = Field(default_factory=OpenLoopSettings)
+    mcp_servers: list[MCPServerConfig] = Field(
+        default_factory=list, description="MCP servers (JARVIS_MCP_SERVERS as a JSON array)."
+    )
     storage: StorageSettings = Field(default_factory=StorageSettings)
     web: WebSettings = Field(default_factory=WebSettings)
 
@@ -80,6 +84,12 @@ class Settings(BaseSettings):
     @classmethod
     def _expand(cls, value: Path | None) -> Path | None:
         return value.expanduser() if value is not None else None
+
+    @field_validator("mcp_servers")
+    @classmethod
+    def _unique_servers(cls, servers: list[MCPServerConfig]) -> list[MCPServerConfig]:
+        check_unique_names(servers)
+        return servers
 
     @field_validator("timezone")
     @classmethod

@@ -84,6 +84,7 @@ def chat(
 
 async def _chat(assembly: AppAssembly, session_id: str | None) -> None:
     builder = SessionBuilder(assembly)
+    await assembly.start()
     try:
         if session_id:
             found = await builder.open(session_id)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from typing import Any, Literal
 
@@ -75,7 +75,16 @@ class WebApp:
 
 def create_app(assembly: AppAssembly) -> FastAPI:
     state = WebApp(assembly)
-    app = FastAPI(title="Jarvis", version=__version__)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await assembly.start()
+        try:
+            yield
+        finally:
+            await assembly.aclose()
+
+    app = FastAPI(title="Jarvis", version=__version__, lifespan=lifespan)
     app.state.web = state
 
     @app.middleware("http")

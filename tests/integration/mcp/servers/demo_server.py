@@ -9,10 +9,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import os
+from typing import Any
 
+from mcp import MCPError
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import (
+    METHOD_NOT_FOUND,
     CallToolResult,
     EmbeddedResource,
     ImageContent,
@@ -31,9 +36,19 @@ class Stats(BaseModel):
     mean: float
 
 
-def build_server(prefix: str = "") -> MCPServer:
-    """The demo server; `prefix` is prepended to every tool name."""
-    server = MCPServer("jarvis-demo", log_level="WARNING")
+async def _refuse_discover(
+    ctx: ServerRequestContext[Any, Any], call_next: CallNext
+) -> HandlerResult:
+    # Without `server/discover` the client falls back to the initialize handshake (2025 era).
+    if ctx.method == "server/discover":
+        raise MCPError(METHOD_NOT_FOUND, "server/discover is not served here")
+    return await call_next(ctx)
+
+
+def build_server(prefix: str = "", *, legacy: bool = False) -> MCPServer:
+    """The demo server; `prefix` is prepended to every tool name, `legacy` speaks only 2025."""
+    middleware = [_refuse_discover] if legacy else []
+    server = MCPServer("jarvis-demo", log_level="WARNING", middleware=middleware)
 
     @server.tool(name=f"{prefix}echo", description="Echo the text back.")
     def echo(text: str) -> str:
@@ -75,6 +90,10 @@ def build_server(prefix: str = "") -> MCPServer:
     def whoami(ctx: Context) -> dict[str, str]:
         headers = ctx.headers or {}
         return {key: headers.get(key, "") for key in ("authorization", "x-org")}
+
+    @server.tool(name=f"{prefix}pid", description="The server's process id.")
+    def pid() -> int:
+        return os.getpid()
 
     @server.tool(name=f"{prefix}grow", description="Add a tool named `name`.")
     async def grow(name: str, ctx: Context) -> str:

@@ -1,0 +1,126 @@
+"""MCP server settings: one `MCPServerConfig` per server (`mcp_servers`, JARVIS_MCP_SERVERS)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Literal, Self
+from urllib.parse import urlsplit
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+MCP_SERVERS_SETTING = "JARVIS_MCP_SERVERS"
+
+_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+class MCPConfigError(ValueError):
+    """A server list that cannot be used; the message names the setting and the server."""
+
+
+class MCPServerConfig(BaseModel):
+    """How to reach one MCP server and what its tools need before they run."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(description="Server name; the source of its tools (letters, digits, _ -).")
+    transport: Literal["stdio", "sse", "http"] = Field(
+        description="stdio (spawn `command`), sse (legacy HTTP+SSE) or http (streamable HTTP)."
+    )
+    command: list[str] = Field(default_factory=list, description="stdio: program and arguments.")
+    env: dict[str, str] = Field(
+        default_factory=dict,
+        description="stdio: variables added to the child's minimal environment.",
+    )
+    url: str | None = Field(None, description="sse/http: the server endpoint.")
+    auth_token: SecretStr | None = Field(
+        None, description="sse/http: sent as `Authorization: Bearer …` (wins over `headers`)."
+    )
+    headers: dict[str, str] = Field(default_factory=dict, description="sse/http: extra headers.")
+    timeout: float = Field(30.0, gt=0, description="Seconds for connect+list, and for each call.")
+    require_approval: bool | list[str] = Field(
+        True, description="true: every tool asks first; false: none; a list: those tool names."
+    )
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, name: str) -> str:
+        if not _NAME.match(name):
+            raise ValueError(f"name {name!r} may only hold letters, digits, '_' and '-'")
+        return name
+
+    @model_validator(mode="after")
+    def _fits_transport(self) -> Self:
+        problem = _stdio_problem(self) if self.transport == "stdio" else _url_problem(self)
+        if problem:
+            raise ValueError(f"MCP server {self.name!r} ({self.transport}): {problem}")
+        return self
+
+    def http_headers(self) -> dict[str, str]:
+        """The headers every HTTP request to the server carries."""
+        headers = dict(self.headers)
+        if self.auth_token is not None:
+            headers["Authorization"] = f"Bearer {self.auth_token.get_secret_value()}"
+        return headers
+
+
+def _stdio_problem(config: MCPServerConfig) -> str | None:
+    if not config.command or not config.command[0]:
+        return "needs 'command', the program to run and its arguments"
+    if config.url is not None:
+        return "'url' is only for the sse and http transports"
+    return None
+
+
+def _url_problem(config: MCPServerConfig) -> str | None:
+    if not config.url:
+        return "needs 'url'"
+    parts = urlsplit(config.url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return f"'url' must be an http:// or https:// address, got {config.url!r}"
+    if config.command or config.env:
+        return "'command' and 'env' are only for the stdio transport"
+    return None
+
+
+_SERVER_LIST = TypeAdapter(list[MCPServerConfig])
+
+
+def parse_mcp_servers(text: str, setting: str = MCP_SERVERS_SETTING) -> list[MCPServerConfig]:
+    """Read a JSON array of server objects; an empty text is no servers."""
+    if not text.strip():
+        return []
+    try:
+        configs = _SERVER_LIST.validate_json(text)
+    except ValidationError as exc:
+        raise MCPConfigError(f"{setting}: {_summary(exc)}") from exc
+    check_unique_names(configs, setting)
+    return configs
+
+
+def check_unique_names(configs: Iterable[MCPServerConfig], setting: str = "mcp_servers") -> None:
+    """Tools are owned by server name, so two servers may not share one."""
+    seen: set[str] = set()
+    for config in configs:
+        if config.name in seen:
+            raise MCPConfigError(f"{setting}: the server name {config.name!r} is used twice")
+        seen.add(config.name)
+
+
+def _summary(exc: ValidationError) -> str:
+    # Messages only: an error's `input` could hold an auth token.
+    return "; ".join(_one_error(error["loc"], error["msg"]) for error in exc.errors())
+
+
+def _one_error(loc: tuple[int | str, ...], msg: str) -> str:
+    path = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc)
+    return f"{path.lstrip('.')}: {msg}" if path else msg

@@ -1,0 +1,115 @@
+"""Real MCP servers for the tests: the demo server over stdio, SSE and streamable HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any, Literal
+
+import pytest
+import uvicorn
+from starlette.types import ASGIApp
+
+from jarvis.agent_layer.tools import ToolCallContext, ToolResult
+from jarvis.core.mcp import MCPManager, MCPServerConfig
+from jarvis.core.tools.base import ToolEnv
+from jarvis.core.tools.registry import ToolRegistry
+from tests.integration.mcp.servers.demo_server import build_server
+
+DEMO_SCRIPT = Path(__file__).parent / "servers" / "demo_server.py"
+
+ServeApp = Callable[[ASGIApp], Awaitable[int]]
+Transport = Literal["stdio", "sse", "http"]
+
+
+def stdio_config(name: str, prefix: str = "", **extra: Any) -> MCPServerConfig:
+    command = [sys.executable, str(DEMO_SCRIPT), "--prefix", prefix]
+    return MCPServerConfig(name=name, transport="stdio", command=command, **extra)
+
+
+def free_port() -> int:
+    """A port nothing listens on (connections to it are refused)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+async def wait_for(check: Callable[[], bool], timeout: float = 5.0) -> None:
+    # Polling: neither the registry nor uvicorn has an event to wait on.
+    async with asyncio.timeout(timeout):
+        while not check():  # noqa: ASYNC110
+            await asyncio.sleep(0.02)
+
+
+@pytest.fixture
+def registry() -> ToolRegistry:
+    return ToolRegistry()
+
+
+@pytest.fixture
+async def manager(registry: ToolRegistry) -> AsyncIterator[MCPManager]:
+    manager = MCPManager(registry)
+    yield manager
+    await manager.aclose()
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> ToolEnv:
+    call = ToolCallContext(session_id="s1", agent_id="main", turn=1, abort=asyncio.Event())
+    return ToolEnv(workspace=tmp_path, call=call)
+
+
+@pytest.fixture
+def call(registry: ToolRegistry, env: ToolEnv) -> Callable[..., Awaitable[ToolResult]]:
+    """Run a registered tool by name, as the executor would."""
+
+    async def run(name: str, /, **args: Any) -> ToolResult:
+        tool = registry.get(name)
+        assert tool is not None, f"{name} is not registered; have {registry.names()}"
+        return await tool.execute("call-1", args, env)
+
+    return run
+
+
+@pytest.fixture
+async def serve_app() -> AsyncIterator[ServeApp]:
+    """Serve ASGI apps under uvicorn on 127.0.0.1; returns each one's port once it accepts."""
+    servers: list[tuple[uvicorn.Server, asyncio.Task[None]]] = []
+
+    async def serve(app: ASGIApp) -> int:
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
+        server = uvicorn.Server(config)
+        servers.append((server, asyncio.create_task(server.serve(sockets=[sock]))))
+        await wait_for(lambda: server.started)
+        port: int = sock.getsockname()[1]
+        return port
+
+    yield serve
+    for server, _task in servers:
+        server.should_exit = True
+    await asyncio.gather(*(task for _server, task in servers))
+
+
+@pytest.fixture
+def demo_config(serve_app: ServeApp) -> Callable[..., Awaitable[MCPServerConfig]]:
+    """The demo server on one transport, as a config named `demo`."""
+
+    async def make(transport: Transport, *, legacy: bool = False, **extra: Any) -> MCPServerConfig:
+        if transport == "stdio":
+            return stdio_config("demo", **extra)
+        server = build_server(legacy=legacy)
+        if transport == "sse":
+            port = await serve_app(server.sse_app())
+            url = f"http://127.0.0.1:{port}/sse"
+        else:
+            port = await serve_app(server.streamable_http_app())
+            url = f"http://127.0.0.1:{port}/mcp"
+        return MCPServerConfig(name="demo", transport=transport, url=url, **extra)
+
+    return make

@@ -1,0 +1,30 @@
+"""An MCP server configured in settings: its tools reach the model and pass the same gate."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from tests.integration.mcp.conftest import DEMO_SCRIPT
+from tests.support.live_server import Tab, live_server
+
+
+async def test_mcp_tools_need_approval_and_name_their_server(tmp_path: Path) -> None:
+    servers = [{"name": "demo", "transport": "stdio",
+                "command": [sys.executable, str(DEMO_SCRIPT), "--prefix", ""]},
+               {"name": "broken", "transport": "stdio", "command": ["/nonexistent/server"]}]
+    script = [{"tool_calls": [{"name": "echo", "arguments": {"text": "hi from mcp"}}]}, "done"]
+    with live_server(tmp_path, script, mcp_servers=servers) as server:
+        assert server.assembly.tools.get("echo") is not None  # the broken server didn't block
+        statuses = {s.name: s.ok for s in server.assembly.mcp.status()}
+        assert statuses == {"demo": True, "broken": False}
+        tab = await Tab.open(server.ws_url())
+        await tab.next("session")
+        await tab.send(type="prompt", text="echo something")
+        request = await tab.next("approval_request")
+        assert (request["tool"], request["source"]) == ("echo", "mcp:demo")
+        assert request["args"][0]["value"] == "hi from mcp"
+        await tab.send(type="approval", id=request["id"], answer="allow")
+        end = await tab.next("tool_execution_end")
+        assert not end["is_error"] and "hi from mcp" in end["result_preview"]
+        await tab.close()

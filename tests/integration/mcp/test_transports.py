@@ -1,0 +1,120 @@
+"""Discovery and call results over every transport, against the real demo server."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from jarvis.agent_layer.tools import ToolResult
+from jarvis.core.mcp import MCPManager, MCPServerConfig, MCPTool
+from jarvis.core.tools.registry import ToolRegistry
+from tests.integration.mcp.conftest import Transport
+
+DEMO_TOOLS = {"echo", "add", "stats", "fail", "slow", "media", "whoami", "pid", "grow"}
+
+MakeConfig = Callable[..., Awaitable[MCPServerConfig]]
+Call = Callable[..., Awaitable[ToolResult]]
+
+
+@pytest.mark.parametrize("transport", ["stdio", "sse", "http"])
+async def test_discovers_and_calls_over_each_transport(
+    transport: Transport,
+    demo_config: MakeConfig,
+    manager: MCPManager,
+    registry: ToolRegistry,
+    call: Call,
+) -> None:
+    await manager.start([await demo_config(transport)])
+
+    assert [(s.name, s.ok, s.tool_count) for s in manager.status()] == [("demo", True, 9)]
+    assert set(registry.names()) >= DEMO_TOOLS
+    echo = registry.get("echo")
+    assert isinstance(echo, MCPTool)
+    assert echo.source.label() == "mcp:demo"
+    assert echo.description == "Echo the text back."
+    assert echo.parameters["properties"]["text"]["type"] == "string"
+    result = await call("echo", text="hello")
+    assert (result.content, result.is_error) == ("hello", False)
+
+
+@pytest.mark.parametrize("transport", ["sse", "http"])
+async def test_auth_token_and_headers_reach_the_server(
+    transport: Transport, demo_config: MakeConfig, manager: MCPManager, call: Call
+) -> None:
+    config = await demo_config(transport, auth_token="sk-test", headers={"X-Org": "acme"})
+    await manager.start([config])
+
+    seen = (await call("whoami")).details["structured_content"]
+
+    assert seen == {"authorization": "Bearer sk-test", "x-org": "acme"}
+
+
+async def test_call_results_are_mapped_faithfully(
+    demo_config: MakeConfig, manager: MCPManager, call: Call
+) -> None:
+    await manager.start([await demo_config("http")])
+
+    added = await call("add", a=2, b=3)
+    stats = await call("stats", numbers=[1, 2, 3])
+    echoed = await call("echo", text="hi")
+    failed = await call("fail", message="disk on fire")
+    media = await call("media")
+
+    # Structured content is appended when it says more than the text ...
+    assert added.content == '2 + 3 = 5\n{"sum": 5}'
+    assert added.details["structured_content"] == {"sum": 5}
+    # ... and not when the text already is that JSON, or MCPServer's {"result": …} wrapper.
+    assert stats.content == '{\n  "count": 3,\n  "mean": 2.0\n}'
+    assert echoed.content == "hi"
+    assert (failed.is_error, failed.content) == (True, "Error executing tool fail: disk on fire")
+    assert media.content.splitlines() == [
+        "here you go",
+        "[image: image/png, 32 bytes]",
+        "[resource link: file:///tmp/report.txt (report)]",
+        "[resource: memo://today]",
+        "buy milk",
+    ]
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+async def test_a_slow_call_times_out_with_an_error_naming_the_server(
+    transport: Transport, demo_config: MakeConfig, manager: MCPManager, call: Call
+) -> None:
+    # The timeout also bounds connecting, and a Python stdio server takes about half a second.
+    await manager.start([await demo_config(transport, timeout=2)])
+
+    started = time.monotonic()
+    result = await call("slow", seconds=30)
+    elapsed = time.monotonic() - started
+
+    assert result.is_error
+    assert result.content == "MCP server 'demo': slow: no answer within 2 s"
+    assert result.details["mcp_code"] == -32001
+    assert elapsed < 3.5
+    # The session survives a timed-out call.
+    assert (await call("echo", text="still here")).content == "still here"
+
+
+@pytest.mark.parametrize(
+    ("rule", "expected"),
+    [
+        (True, {"echo": True, "add": True}),
+        (False, {"echo": False, "add": False}),
+        (["add"], {"echo": False, "add": True}),
+    ],
+)
+async def test_require_approval_follows_the_server_config(
+    rule: Any,
+    expected: dict[str, bool],
+    demo_config: MakeConfig,
+    manager: MCPManager,
+    registry: ToolRegistry,
+) -> None:
+    await manager.start([await demo_config("http", require_approval=rule)])
+
+    declared = {name: getattr(registry.get(name), "requires_approval", None) for name in expected}
+
+    assert declared == expected
