@@ -84,7 +84,7 @@ def test_deny_allow_always_and_the_rule_survives_a_restart(tmp_path: Path) -> No
                             "/exit"], "--demo")
     assert "승인이 거부되어 bash 실행을 멈췄습니다" in first.stdout
     assert "✓ bash · user_once" in first.stdout and "✓ bash · user_always" in first.stdout
-    assert "bash git status" in (tmp_path / "approvals" / "main.yaml").read_text()
+    assert "pattern: git status" in (tmp_path / "approvals" / "main.yaml").read_text()
     again = chat(tmp_path, ["!git status -s", "!git status && touch hacked", "d", "/exit"],
                  "--demo")
     assert "✓ bash · rule:approvals/main.yaml" in again.stdout

@@ -1,10 +1,11 @@
-"""The built-in tools (seed 000 table)."""
+"""The built-in tools (seed 000 table): shell, files, search and web."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field, SecretStr
 
 from jarvis.core.tools.base import Tool
+from jarvis.core.tools.builtins import files, search, shell, web
 from jarvis.core.tools.builtins.files import EditFileTool, ReadFileTool, WriteFileTool
 from jarvis.core.tools.builtins.search import GlobTool, GrepTool, ListDirTool
 from jarvis.core.tools.builtins.shell import BashTool
@@ -12,27 +13,82 @@ from jarvis.core.tools.builtins.web import WebFetchTool, WebSearchTool
 
 
 class BuiltinToolSettings(BaseModel):
-    bash_timeout_sec: float = Field(30.0, gt=0, le=600, description="Default bash timeout.")
-    output_cap_chars: int = Field(30_000, ge=1000, description="Longest tool output shown.")
-    brave_api_key: SecretStr | None = Field(None, description="Brave Search key (else DDG).")
-    web_timeout_sec: float = Field(20.0, gt=0)
-    web_max_bytes: int = Field(5_000_000, ge=10_000)
+    """Limits of the built-in tools (`JARVIS_TOOLS__<FIELD>`)."""
+
+    bash_timeout_sec: float = Field(
+        shell.DEFAULT_TIMEOUT_SEC, gt=0, description="bash timeout when the call names none."
+    )
+    bash_max_timeout_sec: float = Field(
+        shell.MAX_TIMEOUT_SEC, gt=0, description="Longest timeout a bash call may ask for."
+    )
+    bash_output_chars: int = Field(
+        shell.OUTPUT_CHARS, ge=1000, description="Characters of stdout (and of stderr) shown."
+    )
+    read_file_lines: int = Field(
+        files.READ_LINES, ge=1, description="Lines read_file returns when the call names no limit."
+    )
+    read_file_chars: int = Field(
+        files.READ_OUTPUT_CHARS, ge=1000, description="Longest read_file output."
+    )
+    search_max_results: int = Field(
+        search.MAX_RESULTS, ge=1, description="Most files glob lists and matches grep shows."
+    )
+    search_output_chars: int = Field(search.OUTPUT_CHARS, ge=1000, description="Longest grep.")
+    list_dir_max_entries: int = Field(search.MAX_ENTRIES, ge=1, description="Most entries shown.")
+    brave_api_key: SecretStr | None = Field(
+        None, description="Brave Search API key; without one web_search uses DuckDuckGo."
+    )
+    web_search_timeout_sec: float = Field(web.SEARCH_TIMEOUT_SEC, gt=0)
+    web_fetch_timeout_sec: float = Field(
+        web.FETCH_TIMEOUT_SEC, gt=0, description="Time limit for one whole web_fetch download."
+    )
+    web_fetch_max_bytes: int = Field(
+        web.FETCH_MAX_BYTES, ge=10_000, description="web_fetch stops reading past this size."
+    )
+    web_fetch_chars: int = Field(
+        web.FETCH_CHARS, ge=100, description="Text web_fetch returns when the call names no limit."
+    )
+    web_fetch_max_chars: int = Field(
+        web.MAX_FETCH_CHARS, ge=100, description="Most text a web_fetch call may ask for."
+    )
 
 
 def builtin_tools(settings: BuiltinToolSettings | None = None) -> list[Tool]:
+    """One instance of each built-in, configured by `settings`."""
     s = settings or BuiltinToolSettings()
-    key = s.brave_api_key.get_secret_value() if s.brave_api_key else None
+    brave_key = s.brave_api_key.get_secret_value() if s.brave_api_key else None
     return [
-        BashTool(default_timeout=s.bash_timeout_sec, output_cap=s.output_cap_chars),
+        BashTool(
+            default_timeout=min(s.bash_timeout_sec, s.bash_max_timeout_sec),
+            max_timeout=s.bash_max_timeout_sec,
+            output_chars=s.bash_output_chars,
+        ),
         WriteFileTool(),
         EditFileTool(),
-        ReadFileTool(output_cap=s.output_cap_chars),
-        GlobTool(),
-        GrepTool(output_cap=s.output_cap_chars),
-        ListDirTool(),
-        WebSearchTool(key, timeout=s.web_timeout_sec),
-        WebFetchTool(timeout=s.web_timeout_sec, max_bytes=s.web_max_bytes),
+        ReadFileTool(line_limit=s.read_file_lines, output_chars=s.read_file_chars),
+        GlobTool(max_results=s.search_max_results),
+        GrepTool(max_matches=s.search_max_results, output_chars=s.search_output_chars),
+        ListDirTool(max_entries=s.list_dir_max_entries),
+        WebSearchTool(brave_key or None, timeout=s.web_search_timeout_sec),
+        WebFetchTool(
+            timeout=s.web_fetch_timeout_sec,
+            max_bytes=s.web_fetch_max_bytes,
+            default_chars=min(s.web_fetch_chars, s.web_fetch_max_chars),
+            max_chars=s.web_fetch_max_chars,
+        ),
     ]
 
 
-__all__ = ["BuiltinToolSettings", "builtin_tools"]
+__all__ = [
+    "BashTool",
+    "BuiltinToolSettings",
+    "EditFileTool",
+    "GlobTool",
+    "GrepTool",
+    "ListDirTool",
+    "ReadFileTool",
+    "WebFetchTool",
+    "WebSearchTool",
+    "WriteFileTool",
+    "builtin_tools",
+]

@@ -1,128 +1,226 @@
-"""File tools: write_file, edit_file, read_file."""
+"""File tools: write_file, edit_file (exact replacement) and read_file (numbered line ranges)."""
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
 from typing import Any, ClassVar
 
-from jarvis.agent_layer.tools import ToolResult
-from jarvis.core.tools.base import Tool, ToolEnv
+from jarvis.agent_layer.tools import ExecutionMode, ToolResult
+from jarvis.core.tools.base import ToolEnv
 from jarvis.core.tools.builtins._args import (
     bool_arg,
     display_path,
     int_arg,
-    resolve_path,
+    object_schema,
+    path_arg,
     text_arg,
 )
-from jarvis.core.tools.builtins._output import cap, is_binary
+from jarvis.core.tools.builtins._output import SNIFF_BYTES, is_binary, truncate
+from jarvis.core.tools.builtins._tool import BuiltinTool, failure
+
+READ_LINES = 2000
+READ_OUTPUT_CHARS = 30_000
 
 _PATH = {"type": "string", "description": "File path, relative to the workspace or absolute."}
-READ_LINE_LIMIT = 2000
 
 
-def _error(message: str) -> ToolResult:
-    return ToolResult(content=message, is_error=True)
-
-
-class WriteFileTool(Tool):
+class WriteFileTool(BuiltinTool):
     name = "write_file"
-    description = "Write text to a file, creating parent directories and overwriting the file."
-    parameters: ClassVar[dict[str, Any]] = {
-        "type": "object",
-        "properties": {"path": _PATH, "content": {"type": "string"}},
-        "required": ["path", "content"],
-    }
-    execution_mode = "sequential"
+    description = (
+        "Write text to a file, creating missing parent directories. An existing file is "
+        "overwritten completely; to change part of a file use edit_file."
+    )
+    parameters: ClassVar[dict[str, Any]] = object_schema(
+        required={
+            "path": _PATH,
+            "content": {"type": "string", "description": "The complete new file content."},
+        }
+    )
+    execution_mode: ClassVar[ExecutionMode] = "sequential"
     destructive = True
 
-    async def execute(self, call_id: str, args: dict[str, Any], env: ToolEnv) -> ToolResult:
-        path = resolve_path(env.workspace, text_arg(args, "path"))
-        content = text_arg(args, "content")
-        if path.is_dir():
-            return _error(f"{display_path(path, env.workspace)} is a directory")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        data = content.encode("utf-8")
-        path.write_bytes(data)
+    async def _run(self, args: dict[str, Any], env: ToolEnv) -> ToolResult:
+        path = path_arg(args, "path", env.workspace)
+        data = text_arg(args, "content").encode("utf-8")
         shown = display_path(path, env.workspace)
-        return ToolResult(content=f"wrote {len(data):,} bytes to {shown}")
+        if path.is_dir():
+            return failure(f"{shown} is a directory; give a file path")
+        blocker = _file_in_the_way(path)
+        if blocker is not None:
+            where = display_path(blocker, env.workspace)
+            return failure(f"cannot write {shown}: {where} is a file, not a directory")
+        existed = path.exists()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        state = "overwrote the file" if existed else "new file"
+        return ToolResult(
+            content=f"wrote {len(data):,} bytes to {shown} ({state})",
+            details={"path": str(path), "bytes": len(data)},
+        )
 
 
-class EditFileTool(Tool):
+class EditFileTool(BuiltinTool):
     name = "edit_file"
     description = (
-        "Replace an exact string in a file. old_string must occur exactly once unless "
-        "replace_all is true; include surrounding lines to make it unique."
+        "Replace an exact string in a text file. old_string must match the file exactly, "
+        "whitespace and indentation included, and occur exactly once unless replace_all is "
+        "true; include a few surrounding lines to make it unique. Read the file first."
     )
-    parameters: ClassVar[dict[str, Any]] = {
-        "type": "object",
-        "properties": {
+    parameters: ClassVar[dict[str, Any]] = object_schema(
+        required={
             "path": _PATH,
-            "old_string": {"type": "string"},
-            "new_string": {"type": "string"},
-            "replace_all": {"type": "boolean", "description": "Replace every occurrence."},
+            "old_string": {"type": "string", "description": "The exact text to replace."},
+            "new_string": {"type": "string", "description": "The text to put in its place."},
         },
-        "required": ["path", "old_string", "new_string"],
-    }
-    execution_mode = "sequential"
+        optional={
+            "replace_all": {
+                "type": "boolean",
+                "description": "Replace every occurrence instead of exactly one (default false).",
+            }
+        },
+    )
+    execution_mode: ClassVar[ExecutionMode] = "sequential"
     destructive = True
 
-    async def execute(self, call_id: str, args: dict[str, Any], env: ToolEnv) -> ToolResult:
-        path = resolve_path(env.workspace, text_arg(args, "path"))
+    async def _run(self, args: dict[str, Any], env: ToolEnv) -> ToolResult:
+        path = path_arg(args, "path", env.workspace)
         old, new = text_arg(args, "old_string"), text_arg(args, "new_string")
         replace_all = bool_arg(args, "replace_all")
         shown = display_path(path, env.workspace)
-        if not path.is_file():
-            return _error(f"no such file: {shown}")
-        if not old:
-            return _error("old_string is empty; use write_file to create or overwrite a file")
-        text = path.read_text(encoding="utf-8")
+        problem = _check_edit(path, shown, old, new)
+        if problem is not None:
+            return failure(problem)
+        try:
+            # Bytes in and out, so CRLF line endings and the rest of the file stay as they were.
+            text = path.read_bytes().decode("utf-8")
+        except UnicodeDecodeError:
+            return failure(f"{shown} is not UTF-8 text; edit_file only edits text files")
         count = text.count(old)
         if count == 0:
-            return _error(f"old_string was not found in {shown}; read the file and copy it exactly")
-        if count > 1 and not replace_all:
-            return _error(
-                f"old_string occurs {count} times in {shown}; add surrounding context "
-                "to make it unique, or set replace_all to true"
+            return failure(
+                f"old_string was not found in {shown}; read the file and copy the text exactly, "
+                "including whitespace and indentation"
             )
-        path.write_text(
-            text.replace(old, new) if replace_all else text.replace(old, new, 1), encoding="utf-8"
-        )
+        if count > 1 and not replace_all:
+            return failure(
+                f"old_string occurs {count} times in {shown}; add surrounding lines to make it "
+                "unique, or set replace_all to true to replace every occurrence"
+            )
+        line = text.count("\n", 0, text.index(old)) + 1
+        path.write_bytes(text.replace(old, new, -1 if replace_all else 1).encode("utf-8"))
         replaced = count if replace_all else 1
-        return ToolResult(content=f"replaced {replaced} occurrence(s) in {shown}")
+        noun = "occurrence" if replaced == 1 else "occurrences"
+        return ToolResult(
+            content=f"replaced {replaced} {noun} in {shown} (first at line {line})",
+            details={"path": str(path), "replacements": replaced},
+        )
 
 
-class ReadFileTool(Tool):
+def _file_in_the_way(path: Path) -> Path | None:
+    """The nearest existing ancestor when it is a file, so no directory can be made there."""
+    for parent in path.parents:
+        if parent.exists():
+            return None if parent.is_dir() else parent
+    return None
+
+
+def _check_edit(path: Path, shown: str, old: str, new: str) -> str | None:
+    if path.is_dir():
+        return f"{shown} is a directory, not a file"
+    if not path.exists():
+        return f"no such file: {shown}; use write_file to create it"
+    if not old:
+        return "old_string is empty; use write_file to create or overwrite a whole file"
+    if old == new:
+        return "old_string and new_string are the same; nothing would change"
+    return None
+
+
+@dataclass
+class _Lines:
+    chosen: list[str]
+    total: int
+
+
+class ReadFileTool(BuiltinTool):
     name = "read_file"
-    description = "Read a text file with line numbers; offset (1-based) and limit pick a range."
-    parameters: ClassVar[dict[str, Any]] = {
-        "type": "object",
-        "properties": {
-            "path": _PATH,
-            "offset": {"type": "integer", "description": "First line to read (1-based)."},
-            "limit": {"type": "integer", "description": f"Lines to read ({READ_LINE_LIMIT})."},
+    description = (
+        "Read a text file. Lines come numbered (line number, tab, text). offset is the first "
+        f"line to read (1-based) and limit the number of lines (default {READ_LINES}); use "
+        "them to page through long files."
+    )
+    parameters: ClassVar[dict[str, Any]] = object_schema(
+        required={"path": _PATH},
+        optional={
+            "offset": {"type": "integer", "description": "First line to read, 1-based."},
+            "limit": {
+                "type": "integer",
+                "description": f"How many lines to read (default {READ_LINES}).",
+            },
         },
-        "required": ["path"],
-    }
+    )
 
-    def __init__(self, output_cap: int = 30_000) -> None:
-        self.output_cap = output_cap
+    def __init__(self, *, line_limit: int = READ_LINES, output_chars: int = READ_OUTPUT_CHARS):
+        self._line_limit = line_limit
+        self._output_chars = output_chars
 
-    async def execute(self, call_id: str, args: dict[str, Any], env: ToolEnv) -> ToolResult:
-        path = resolve_path(env.workspace, text_arg(args, "path"))
-        offset = int_arg(args, "offset", 1, minimum=1) or 1
-        limit = int_arg(args, "limit", READ_LINE_LIMIT, minimum=1) or READ_LINE_LIMIT
-        shown = display_path(path, env.workspace)
+    async def _run(self, args: dict[str, Any], env: ToolEnv) -> ToolResult:
+        path = path_arg(args, "path", env.workspace)
+        offset = int_arg(args, "offset", default=1, minimum=1)
+        limit = int_arg(args, "limit", default=self._line_limit, minimum=1)
+        return await asyncio.to_thread(
+            self._read, path, display_path(path, env.workspace), offset, limit
+        )
+
+    def _read(self, path: Path, shown: str, offset: int, limit: int) -> ToolResult:
         if path.is_dir():
-            return _error(f"{shown} is a directory; use list_dir")
-        if not path.is_file():
-            return _error(f"no such file: {shown}")
-        data = path.read_bytes()
-        if is_binary(data[:8192]):
-            return _error(f"{shown} is a binary file ({len(data):,} bytes)")
-        lines = data.decode("utf-8", errors="replace").splitlines()
-        chosen = lines[offset - 1 : offset - 1 + limit]
-        if not chosen:
-            return ToolResult(content=f"{shown} has {len(lines)} lines; nothing at line {offset}")
-        body = "\n".join(f"{offset + i:>6}\t{line}" for i, line in enumerate(chosen))
-        more = offset - 1 + len(chosen) < len(lines)
-        note = f"\n[lines {offset}-{offset + len(chosen) - 1} of {len(lines)}]" if more else ""
-        return ToolResult(content=cap(body, self.output_cap) + note)
+            return failure(f"{shown} is a directory; use list_dir to see what it holds")
+        if not path.exists():
+            return failure(f"no such file: {shown}")
+        with path.open("rb") as handle:
+            head = handle.read(SNIFF_BYTES)
+        if is_binary(head):
+            size = path.stat().st_size
+            return failure(f"{shown} is a binary file ({size:,} bytes); read_file reads text only")
+        lines = _read_lines(path, offset, limit)
+        if lines.total == 0:
+            return ToolResult(content=f"{shown} is empty")
+        if not lines.chosen:
+            return failure(f"{shown} has {lines.total:,} lines; offset {offset} is past the end")
+        return ToolResult(content=self._render(lines, offset))
+
+    def _render(self, lines: _Lines, offset: int) -> str:
+        numbered = [f"{offset + i:>6}\t{line}" for i, line in enumerate(lines.chosen)]
+        body, shown = _fit_lines(numbered, self._output_chars)
+        last = offset + shown - 1
+        if last >= lines.total:
+            return body
+        return (
+            f"{body}\n[showing lines {offset:,}-{last:,} of {lines.total:,}; "
+            f"continue with offset={last + 1}]"
+        )
+
+
+def _read_lines(path: Path, offset: int, limit: int) -> _Lines:
+    """The chosen range, and the file's line count without holding the whole file."""
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        before = sum(1 for _ in islice(handle, offset - 1))
+        chosen = [line.rstrip("\r\n") for line in islice(handle, limit)]
+        after = sum(1 for _ in handle)
+    return _Lines(chosen=chosen, total=before + len(chosen) + after)
+
+
+def _fit_lines(lines: list[str], limit: int) -> tuple[str, int]:
+    """Whole lines within `limit` characters and how many there are; a first line that alone is
+    too long is cut with the usual notice."""
+    size = 0
+    for count, line in enumerate(lines):
+        size += len(line) + 1
+        if size > limit:
+            if count == 0:
+                return truncate(line, limit), 1
+            return "\n".join(lines[:count]), count
+    return "\n".join(lines), len(lines)

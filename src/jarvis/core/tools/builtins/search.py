@@ -1,118 +1,240 @@
-"""Finding things: glob (newest first), grep (regex, skips binaries), list_dir."""
+"""Finding things: glob (newest first), grep (regex, skips binaries) and list_dir."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import re
-from pathlib import Path
+from collections.abc import Callable, Iterator
+from pathlib import Path, PurePosixPath
 from typing import Any, ClassVar
 
 from jarvis.agent_layer.tools import ToolResult
-from jarvis.core.tools.base import Tool, ToolEnv
-from jarvis.core.tools.builtins._args import bool_arg, display_path, resolve_path, text_arg
-from jarvis.core.tools.builtins._output import cap, cap_lines, is_binary
+from jarvis.core.tools.base import ToolEnv
+from jarvis.core.tools.builtins._args import (
+    bool_arg,
+    display_path,
+    object_schema,
+    optional_text_arg,
+    path_arg,
+    text_arg,
+)
+from jarvis.core.tools.builtins._output import (
+    SNIFF_BYTES,
+    cap_items,
+    clip_line,
+    is_binary,
+    truncate,
+)
+from jarvis.core.tools.builtins._tool import BuiltinTool, failure
 
-_SKIP_DIRS = {".git", ".venv", "node_modules", "__pycache__"}
-_DIR = {"type": "string", "description": "Directory to search (default: the workspace)."}
+MAX_RESULTS = 500
+MAX_ENTRIES = 1000
+OUTPUT_CHARS = 30_000
+_MATCH_LINE_CHARS = 500
+
+# Version-control internals, dependencies and caches: noise in nearly every search. Passing a
+# path inside one of them searches it anyway, since only directories below `path` are skipped.
+SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", ".venv", "node_modules", "__pycache__"})
+_SKIPPED = ", ".join(sorted(SKIPPED_DIRS))
+
+_DIR = {
+    "type": "string",
+    "description": "Directory to search, relative to the workspace or absolute (default: the "
+    "workspace).",
+}
 
 
-def _base(args: dict[str, Any], env: ToolEnv) -> Path:
-    return resolve_path(env.workspace, text_arg(args, "path", required=False, default="."))
+def _base_dir(args: dict[str, Any], env: ToolEnv) -> tuple[Path, str | None]:
+    """The `path` argument as a directory, or why it is not one."""
+    base = path_arg(args, "path", env.workspace, default=".")
+    shown = display_path(base, env.workspace)
+    if not base.exists():
+        return base, f"no such directory: {shown}"
+    if not base.is_dir():
+        return base, f"not a directory: {shown}"
+    return base, None
 
 
-def _visible(path: Path, base: Path) -> bool:
-    return not any(part in _SKIP_DIRS for part in path.relative_to(base).parts)
+def _skipped(path: Path, base: Path) -> bool:
+    return any(part in SKIPPED_DIRS for part in path.relative_to(base).parts[:-1])
 
 
-class GlobTool(Tool):
+class GlobTool(BuiltinTool):
     name = "glob"
-    description = "Find files by glob pattern (e.g. '**/*.py'), newest first."
-    parameters: ClassVar[dict[str, Any]] = {
-        "type": "object",
-        "properties": {"pattern": {"type": "string"}, "path": _DIR},
-        "required": ["pattern"],
-    }
+    description = (
+        "Find files whose path matches a glob pattern, e.g. '**/*.py' (any depth) or "
+        "'src/*.ts'. Returns paths newest first (by modification time), relative to the "
+        f"workspace. Skips {_SKIPPED} unless path points inside one."
+    )
+    parameters: ClassVar[dict[str, Any]] = object_schema(
+        required={"pattern": {"type": "string", "description": "Glob pattern, relative to path."}},
+        optional={"path": _DIR},
+    )
 
-    def __init__(self, max_results: int = 500) -> None:
-        self.max_results = max_results
+    def __init__(self, *, max_results: int = MAX_RESULTS) -> None:
+        self._max_results = max_results
 
-    async def execute(self, call_id: str, args: dict[str, Any], env: ToolEnv) -> ToolResult:
-        pattern = text_arg(args, "pattern")
-        base = _base(args, env)
-        if not base.is_dir():
-            return ToolResult(content=f"no such directory: {base}", is_error=True)
-        found = [p for p in base.glob(pattern) if p.is_file() and _visible(p, base)]
-        found.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    async def _run(self, args: dict[str, Any], env: ToolEnv) -> ToolResult:
+        pattern = text_arg(args, "pattern", nonempty=True)
+        if Path(pattern).is_absolute():
+            return failure("pattern must be relative; put the directory in the path argument")
+        base, problem = _base_dir(args, env)
+        if problem is not None:
+            return failure(problem)
+        found = await asyncio.to_thread(_newest_first, base, pattern)
         if not found:
             return ToolResult(content=f"no files match {pattern}")
-        names = [display_path(p, env.workspace) for p in found]
-        return ToolResult(content=cap_lines(names, self.max_results, "files"))
+        names = [display_path(path, env.workspace) for path in found]
+        return ToolResult(content=cap_items(names, self._max_results, "files"))
 
 
-class GrepTool(Tool):
-    name = "grep"
-    description = "Search file contents with a Python regular expression; prints path:line:text."
-    parameters: ClassVar[dict[str, Any]] = {
-        "type": "object",
-        "properties": {
-            "pattern": {"type": "string"},
-            "path": _DIR,
-            "glob": {"type": "string", "description": "Only files matching this glob."},
-            "ignore_case": {"type": "boolean"},
-        },
-        "required": ["pattern"],
-    }
-
-    def __init__(self, max_matches: int = 500, output_cap: int = 30_000) -> None:
-        self.max_matches = max_matches
-        self.output_cap = output_cap
-
-    async def execute(self, call_id: str, args: dict[str, Any], env: ToolEnv) -> ToolResult:
-        flags = re.IGNORECASE if bool_arg(args, "ignore_case") else 0
+def _newest_first(base: Path, pattern: str) -> list[Path]:
+    dated: list[tuple[float, Path]] = []
+    for path in base.glob(pattern):
+        if _skipped(path, base):
+            continue
         try:
-            regex = re.compile(text_arg(args, "pattern"), flags)
+            if path.is_file():
+                dated.append((path.stat().st_mtime, path))
+        except OSError:
+            continue  # vanished or unreadable since the directory was listed
+    dated.sort(key=lambda item: item[0], reverse=True)
+    return [path for _, path in dated]
+
+
+class GrepTool(BuiltinTool):
+    name = "grep"
+    description = (
+        "Search file contents with a Python regular expression, recursively from path (a "
+        "directory or one file). Prints one match a line as path:line_number:text. Binary "
+        f"files are skipped, and so are {_SKIPPED} unless path points inside one."
+    )
+    parameters: ClassVar[dict[str, Any]] = object_schema(
+        required={"pattern": {"type": "string", "description": "Python regular expression."}},
+        optional={
+            "path": {
+                "type": "string",
+                "description": "Directory or file to search (default: the workspace).",
+            },
+            "glob": {
+                "type": "string",
+                "description": "Only search files whose path ends matching this glob, e.g. "
+                "'*.py' or 'src/*.ts'.",
+            },
+            "ignore_case": {"type": "boolean", "description": "Case-insensitive (default false)."},
+        },
+    )
+
+    def __init__(self, *, max_matches: int = MAX_RESULTS, output_chars: int = OUTPUT_CHARS) -> None:
+        self._max_matches = max_matches
+        self._output_chars = output_chars
+
+    async def _run(self, args: dict[str, Any], env: ToolEnv) -> ToolResult:
+        flags = re.IGNORECASE if bool_arg(args, "ignore_case") else 0
+        pattern = text_arg(args, "pattern", nonempty=True)
+        try:
+            regex = re.compile(pattern, flags)
         except re.error as exc:
-            return ToolResult(content=f"invalid regular expression: {exc}", is_error=True)
-        base = _base(args, env)
-        files = (
-            [base]
-            if base.is_file()
-            else sorted(base.glob(text_arg(args, "glob", required=False, default="**/*")))
-        )
-        matches: list[str] = []
-        for path in files:
-            if path.is_file() and (path == base or _visible(path, base)):
-                matches.extend(self._search(path, regex, env.workspace))
+            return failure(f"invalid regular expression {pattern!r}: {exc}")
+        file_glob = optional_text_arg(args, "glob", nonempty=True)
+        target = path_arg(args, "path", env.workspace, default=".")
+        if not target.exists():
+            return failure(f"no such file or directory: {display_path(target, env.workspace)}")
+        search = _Search(regex, env.workspace, self._max_matches + 1, env.call.abort.is_set)
+        matches = await asyncio.to_thread(search.run, target, file_glob)
         if not matches:
             return ToolResult(content="no matches")
-        return ToolResult(
-            content=cap(cap_lines(matches, self.max_matches, "matches"), self.output_cap)
+        return ToolResult(content=self._render(matches))
+
+    def _render(self, matches: list[str]) -> str:
+        body = truncate("\n".join(matches[: self._max_matches]), self._output_chars)
+        if len(matches) <= self._max_matches:
+            return body
+        # The search stops here rather than reading the whole tree to count the rest.
+        return (
+            f"{body}\n[truncated: showing the first {self._max_matches:,} matches; narrow the "
+            "pattern, path or glob to see the rest]"
         )
 
-    def _search(self, path: Path, regex: re.Pattern[str], workspace: Path) -> list[str]:
+
+class _Search:
+    """One grep run, off the event loop; it stops at `limit` matches or when the turn aborts."""
+
+    def __init__(
+        self, regex: re.Pattern[str], workspace: Path, limit: int, aborted: Callable[[], bool]
+    ) -> None:
+        self._regex = regex
+        self._workspace = workspace
+        self._limit = limit
+        self._aborted = aborted
+        self.matches: list[str] = []
+
+    def run(self, target: Path, file_glob: str | None) -> list[str]:
+        files = [target] if target.is_file() else _walk_files(target, file_glob)
+        for path in files:
+            if len(self.matches) >= self._limit or self._aborted():
+                break
+            self._search_file(path)
+        return self.matches[: self._limit]
+
+    def _search_file(self, path: Path) -> None:
         try:
-            data = path.read_bytes()
+            with path.open("rb") as handle:
+                if is_binary(handle.read(SNIFF_BYTES)):
+                    return
+            with path.open(encoding="utf-8", errors="replace") as handle:
+                self._search_lines(handle, display_path(path, self._workspace))
         except OSError:
-            return []
-        if is_binary(data[:8192]):
-            return []
-        shown = display_path(path, workspace)
-        lines = data.decode("utf-8", errors="replace").splitlines()
-        return [f"{shown}:{n}:{line}" for n, line in enumerate(lines, 1) if regex.search(line)]
+            return  # unreadable files are skipped like binaries, not fatal to the search
+
+    def _search_lines(self, lines: Iterator[str], shown: str) -> None:
+        for number, line in enumerate(lines, 1):
+            text = line.rstrip("\r\n")
+            if self._regex.search(text):
+                self.matches.append(f"{shown}:{number}:{clip_line(text, _MATCH_LINE_CHARS)}")
+                if len(self.matches) >= self._limit:
+                    return
 
 
-class ListDirTool(Tool):
+def _walk_files(base: Path, file_glob: str | None) -> Iterator[Path]:
+    """Files below `base` in a stable order, never descending into skipped directories."""
+    # PurePath.match is anchored at the end; a leading '**/' means the same thing there.
+    suffix = file_glob.removeprefix("**/") if file_glob else None
+    for root, dirs, files in os.walk(base):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
+        for name in sorted(files):
+            path = Path(root, name)
+            relative = PurePosixPath(path.relative_to(base).as_posix())
+            if suffix is None or relative.match(suffix):
+                yield path
+
+
+class ListDirTool(BuiltinTool):
     name = "list_dir"
-    description = "List a directory; directories end with '/'."
-    parameters: ClassVar[dict[str, Any]] = {"type": "object", "properties": {"path": _DIR}}
+    description = (
+        "List the entries of one directory (not recursive), sorted by name; directories end "
+        "with '/'."
+    )
+    parameters: ClassVar[dict[str, Any]] = object_schema(
+        required={},
+        optional={
+            "path": {"type": "string", "description": "Directory to list (default: the workspace)."}
+        },
+    )
 
-    def __init__(self, max_entries: int = 1000) -> None:
-        self.max_entries = max_entries
+    def __init__(self, *, max_entries: int = MAX_ENTRIES) -> None:
+        self._max_entries = max_entries
 
-    async def execute(self, call_id: str, args: dict[str, Any], env: ToolEnv) -> ToolResult:
-        base = _base(args, env)
-        if not base.is_dir():
-            return ToolResult(content=f"no such directory: {base}", is_error=True)
-        entries = sorted(f"{p.name}/" if p.is_dir() else p.name for p in base.iterdir())
+    async def _run(self, args: dict[str, Any], env: ToolEnv) -> ToolResult:
+        base, problem = _base_dir(args, env)
+        if problem is not None:
+            return failure(problem)
+        entries = await asyncio.to_thread(_entries, base)
         if not entries:
-            return ToolResult(content="(empty directory)")
-        return ToolResult(content=cap_lines(entries, self.max_entries, "entries"))
+            return ToolResult(content=f"{display_path(base, env.workspace)} is empty")
+        return ToolResult(content=cap_items(entries, self._max_entries, "entries"))
+
+
+def _entries(base: Path) -> list[str]:
+    return sorted(f"{p.name}/" if p.is_dir() else p.name for p in base.iterdir())

@@ -1,4 +1,5 @@
-"""`bash`: run a command in its own process group; timeouts and aborts kill the whole group."""
+"""`bash`: one command in its own process group; a timeout, an abort or a cancellation kills the
+whole group, so children such as `sleep 100 &` do not outlive the call."""
 
 from __future__ import annotations
 
@@ -6,117 +7,228 @@ import asyncio
 import contextlib
 import os
 import signal
-import tempfile
-from typing import IO, Any, ClassVar
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, ClassVar, Literal
 
-from jarvis.agent_layer.tools import ToolResult
-from jarvis.core.tools.base import Tool, ToolEnv
-from jarvis.core.tools.builtins._args import int_arg, text_arg
-from jarvis.core.tools.builtins._output import cap
+from jarvis.agent_layer.tools import ExecutionMode, ToolResult
+from jarvis.core.tools.base import ToolEnv
+from jarvis.core.tools.builtins._abort import Aborted, until_done
+from jarvis.core.tools.builtins._args import number_arg, object_schema, text_arg
+from jarvis.core.tools.builtins._output import ByteBudget
+from jarvis.core.tools.builtins._tool import BuiltinTool, failure
 
-_GRACE_SEC = 2.0
-MAX_TIMEOUT_SEC = 600
+DEFAULT_TIMEOUT_SEC = 30.0
+MAX_TIMEOUT_SEC = 600.0
+OUTPUT_CHARS = 30_000
+KILL_GRACE_SEC = 2.0
+# After the group is killed every writer is gone; a pipe still open belongs to a process that
+# left the group (setsid, a daemon), and the call does not wait for it.
+_DRAIN_SEC = 1.0
+_READ_CHUNK = 65_536
+
+Stopped = Literal["timeout", "aborted"]
 
 
-class BashTool(Tool):
+@dataclass
+class _Run:
+    exit_code: int | None
+    stopped: Stopped | None
+    stdout: str
+    stderr: str
+
+
+class BashTool(BuiltinTool):
     name = "bash"
     description = (
-        "Run a shell command with /bin/bash in the workspace and return its exit code, stdout "
-        "and stderr. Use for git, builds, tests and other command-line work."
+        "Run a shell command with /bin/bash -c in the workspace directory and return its exit "
+        "code, stdout and stderr. Use it for git, builds, tests, package tools and other "
+        "command-line work. There is no terminal and no stdin: interactive programs will not "
+        "work. The command and everything it started are killed when it times out; anything "
+        "left running in the background is killed when the command finishes."
     )
-    parameters: ClassVar[dict[str, Any]] = {
-        "type": "object",
-        "properties": {
-            "command": {"type": "string", "description": "The command line to run."},
-            "timeout": {"type": "integer", "description": "Seconds before it is killed (30)."},
+    parameters: ClassVar[dict[str, Any]] = object_schema(
+        required={"command": {"type": "string", "description": "The command line to run."}},
+        optional={
+            "timeout": {
+                "type": "number",
+                "description": f"Seconds before the command is killed (default "
+                f"{DEFAULT_TIMEOUT_SEC:g}, at most {MAX_TIMEOUT_SEC:g}).",
+            }
         },
-        "required": ["command"],
-    }
-    execution_mode = "sequential"
+    )
+    execution_mode: ClassVar[ExecutionMode] = "sequential"
 
-    def __init__(self, default_timeout: float = 30.0, output_cap: int = 30_000) -> None:
-        self.default_timeout = default_timeout
-        self.output_cap = output_cap
+    def __init__(
+        self,
+        *,
+        default_timeout: float = DEFAULT_TIMEOUT_SEC,
+        max_timeout: float = MAX_TIMEOUT_SEC,
+        output_chars: int = OUTPUT_CHARS,
+        kill_grace: float = KILL_GRACE_SEC,
+    ) -> None:
+        self._default_timeout = default_timeout
+        self._max_timeout = max_timeout
+        self._output_chars = output_chars
+        self._kill_grace = kill_grace
 
-    async def execute(self, call_id: str, args: dict[str, Any], env: ToolEnv) -> ToolResult:
-        command = text_arg(args, "command")
-        if not command.strip():
-            return ToolResult(content="argument 'command' is empty", is_error=True)
-        timeout = min(
-            int_arg(args, "timeout", None, minimum=1) or self.default_timeout, MAX_TIMEOUT_SEC
-        )
-        # Output goes to temp files, not pipes: a background child holding a pipe open would
-        # otherwise keep a finished command waiting.
-        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-            process = await asyncio.create_subprocess_exec(
-                "/bin/bash",
-                "-c",
-                command,
-                cwd=env.workspace,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=out,
-                stderr=err,
-                start_new_session=True,
-            )
+    async def _run(self, args: dict[str, Any], env: ToolEnv) -> ToolResult:
+        command = text_arg(args, "command", nonempty=True)
+        timeout = number_arg(args, "timeout", default=self._default_timeout, minimum=0.001)
+        # Capped rather than refused: a model asking for an hour still gets the longest allowed.
+        timeout = min(timeout, self._max_timeout)
+        if not env.workspace.is_dir():
+            return failure(f"the workspace {env.workspace} is not a directory")
+        run = await self._execute(command, env.workspace, timeout, env.call.abort)
+        return _report(run, timeout)
+
+    async def _execute(
+        self, command: str, workspace: Path, limit_sec: float, abort: asyncio.Event
+    ) -> _Run:
+        # Room for `output_chars` characters of any UTF-8 text.
+        keep = self._output_chars * 4
+        async with _Capture(keep) as out, _Capture(keep) as err:
+            process = await _spawn(command, workspace, out, err)
             try:
-                state = await self._wait(process, timeout, env.call.abort)
+                stopped = await _wait(process, abort, limit_sec)
             finally:
-                # Cancelled or not, nothing the command started may outlive it.
-                await _kill_group(process)
-            return self._result(state, _read(out), _read(err), process.returncode, timeout)
-
-    async def _wait(
-        self, process: asyncio.subprocess.Process, limit_sec: float, abort: asyncio.Event
-    ) -> str:
-        exited = asyncio.ensure_future(process.wait())
-        aborted = asyncio.ensure_future(abort.wait())
-        try:
-            done, _ = await asyncio.wait(
-                {exited, aborted}, timeout=limit_sec, return_when=asyncio.FIRST_COMPLETED
-            )
-        finally:
-            aborted.cancel()
-        if exited in done:
-            return "done"
-        exited.cancel()
-        return "aborted" if abort.is_set() else "timeout"
-
-    def _result(
-        self, state: str, raw_out: bytes, raw_err: bytes, code: int | None, timeout: float
-    ) -> ToolResult:
-        stdout = raw_out.decode("utf-8", errors="replace")
-        stderr = raw_err.decode("utf-8", errors="replace")
-        if state == "timeout":
-            head = f"timed out after {timeout:g} s; the command and its children were killed"
-        elif state == "aborted":
-            head = "aborted by the user; the command and its children were killed"
-        else:
-            head = f"exit code {code}"
-        parts = [head, f"stdout:\n{cap(stdout, self.output_cap)}" if stdout else "stdout: (empty)"]
-        if stderr:
-            parts.append(f"stderr:\n{cap(stderr, self.output_cap)}")
-        exit_code = code if state == "done" else None
-        return ToolResult(
-            content="\n".join(parts),
-            is_error=state != "done" or code != 0,
-            details={"exit_code": exit_code},
+                # Finished, stopped or cancelled: nothing the command started may outlive it.
+                await _kill_group(process, self._kill_grace)
+        return _Run(
+            exit_code=process.returncode if stopped is None else None,
+            stopped=stopped,
+            # The final newline of each stream only adds a blank line to the report.
+            stdout=out.budget.text(self._output_chars).removesuffix("\n"),
+            stderr=err.budget.text(self._output_chars).removesuffix("\n"),
         )
 
 
-def _read(handle: IO[bytes]) -> bytes:
-    handle.seek(0)
-    return handle.read()
+class _Capture:
+    """One output stream of the command through a pipe of our own.
+
+    Python 3.11's `process.wait()` returns only once every asyncio-owned pipe is closed, so a
+    background child holding stdout would keep a finished command waiting; with our own pipe,
+    `wait()` returns when bash exits and the group kill closes the rest.
+    """
+
+    def __init__(self, keep_bytes: int) -> None:
+        self.budget = ByteBudget(keep_bytes)
+        self._read_fd, write_fd = os.pipe()
+        self._write_fd: int | None = write_fd
+        self._transport: asyncio.ReadTransport | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def write_fd(self) -> int:
+        assert self._write_fd is not None
+        return self._write_fd
+
+    def close_write_end(self) -> None:
+        """Called once the child holds its own copy; EOF then comes when the child's copy closes."""
+        if self._write_fd is not None:
+            os.close(self._write_fd)
+            self._write_fd = None
+
+    async def __aenter__(self) -> _Capture:
+        reader = asyncio.StreamReader()
+        pipe = os.fdopen(self._read_fd, "rb", buffering=0)
+        self._transport, _ = await asyncio.get_running_loop().connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader), pipe
+        )
+        self._task = asyncio.create_task(self._drain(reader))
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close_write_end()
+        if self._task is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._task, _DRAIN_SEC)
+        if self._transport is not None:
+            self._transport.close()
+
+    async def _drain(self, reader: asyncio.StreamReader) -> None:
+        while chunk := await reader.read(_READ_CHUNK):
+            self.budget.add(chunk)
 
 
-async def _kill_group(process: asyncio.subprocess.Process) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGTERM)
+async def _spawn(
+    command: str, workspace: Path, out: _Capture, err: _Capture
+) -> asyncio.subprocess.Process:
     try:
-        await asyncio.wait_for(process.wait(), _GRACE_SEC)
+        return await asyncio.create_subprocess_exec(
+            "/bin/bash",
+            "-c",
+            command,
+            cwd=workspace,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=out.write_fd,
+            stderr=err.write_fd,
+            # Its own session and process group, so one signal reaches everything it starts.
+            start_new_session=True,
+        )
+    finally:
+        out.close_write_end()
+        err.close_write_end()
+
+
+async def _wait(
+    process: asyncio.subprocess.Process, abort: asyncio.Event, limit_sec: float
+) -> Stopped | None:
+    try:
+        await until_done(process.wait(), abort, limit_sec)
     except TimeoutError:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
-        await process.wait()
-    # The leader may be gone while children in its group live on: kill the group regardless.
+        return "timeout"
+    except Aborted:
+        return "aborted"
+    return None
+
+
+async def _kill_group(process: asyncio.subprocess.Process, grace: float) -> None:
+    """SIGTERM the group, give the leader `grace` seconds, then SIGKILL whatever is left.
+
+    # ponytail: the grace ends when the leader exits, so children it left behind get SIGKILL
+    # right after SIGTERM; polling the group instead would wait out the grace on zombies in
+    # containers whose PID 1 does not reap them.
+    """
+    _signal_group(process.pid, signal.SIGTERM)
+    try:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(process.wait(), grace)
+    finally:
+        _signal_group(process.pid, signal.SIGKILL)
+    await process.wait()
+
+
+def _signal_group(pgid: int, signum: signal.Signals) -> None:
+    # Already gone is the goal, not an error.
     with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
+        os.killpg(pgid, signum)
+
+
+def _report(run: _Run, timeout: float) -> ToolResult:
+    if run.stopped == "timeout":
+        head = f"timed out after {timeout:g} s; the command and everything it started were killed"
+    elif run.stopped == "aborted":
+        head = "aborted by the user; the command and everything it started were killed"
+    else:
+        head = f"exit code: {_describe_exit(run.exit_code)}"
+    parts = [head, f"stdout:\n{run.stdout}" if run.stdout else "stdout: (empty)"]
+    if run.stderr:
+        parts.append(f"stderr:\n{run.stderr}")
+    return ToolResult(
+        content="\n".join(parts),
+        is_error=run.stopped is not None or run.exit_code != 0,
+        details={"exit_code": run.exit_code, "stopped": run.stopped},
+    )
+
+
+def _describe_exit(code: int | None) -> str:
+    if code is None or code >= 0:
+        return str(code)
+    try:
+        return f"{code} (killed by {signal.Signals(-code).name})"
+    except ValueError:
+        return str(code)
