@@ -14,6 +14,7 @@ from jarvis.agent_layer.openloop.store import (
 from jarvis.agent_layer.sessions import MemorySessionStore, SessionStore
 from jarvis.agent_layer.sessions.jsonl_store import JsonlSessionStore
 from jarvis.app.demo import demo_provider
+from jarvis.app.extension_watcher import ExtensionWatcher
 from jarvis.app.settings import Settings, SettingsError
 from jarvis.common.clock import Clock, SystemClock
 from jarvis.common.logging import get_logger
@@ -21,6 +22,7 @@ from jarvis.core.approvals.audit import AuditLog, JsonlAuditLog
 from jarvis.core.approvals.channel import ChannelRegistry
 from jarvis.core.approvals.pending import MemoryPendingStore, PendingApprovalStore
 from jarvis.core.approvals.service import ApprovalService
+from jarvis.core.extensions import SkillRegistry
 from jarvis.core.mcp import MCPManager
 from jarvis.core.plugins import PluginHost
 from jarvis.core.policy.gate import Gate
@@ -56,6 +58,8 @@ class AppAssembly:
     gate: Gate
     openloops: OpenLoopService
     mcp: MCPManager
+    skills: SkillRegistry
+    extensions: ExtensionWatcher
     demo: bool = False
     _provider_cache: dict[str, Provider] = field(default_factory=dict)
 
@@ -71,12 +75,17 @@ class AppAssembly:
     async def start(self) -> None:
         """Connect what lives outside the process (MCP servers); failures are reported, not
         raised."""
+        if self.settings.plugin.watch_files:
+            await self.extensions.start()
+        else:
+            self.extensions.initial_load()
         await self.mcp.start(self.settings.mcp_servers)
         for status in self.mcp.status():
             if not status.ok:
                 _log.warning("MCP server %s skipped: %s", status.name, status.error)
 
     async def aclose(self) -> None:
+        await self.extensions.stop()
         await self.mcp.aclose()
         for provider in self._provider_cache.values():
             await provider.aclose()
@@ -129,6 +138,7 @@ class InfraBuilder:
             plugins=plugins,
         )
         tools = self.tool_registry()
+        skills = SkillRegistry()
         return AppAssembly(
             settings=settings,
             providers=default_provider_registry(settings.language),
@@ -151,6 +161,8 @@ class InfraBuilder:
                 make_embedder(settings.memory.embedding),
             ),
             mcp=MCPManager(tools),
+            skills=skills,
+            extensions=ExtensionWatcher(settings.home, tools, plugins, skills),
             demo=self.demo,
         )
 

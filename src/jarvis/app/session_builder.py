@@ -55,6 +55,8 @@ class SessionBuilder:
             clock=self.app.clock,
             language=lang,
             turn_jobs=[self._agenda_job()] if settings.openloop.enabled else [],
+            plugins=self.app.plugins,
+            skills=self.app.skills,
         )
 
     def _agenda_job(self) -> AgendaJob:

@@ -50,6 +50,10 @@ class OpenLoopSettings(OpenLoopConfig):
     model: ModelSettings | None = Field(None, description="The judge's model; None: the main.")
 
 
+class PluginSettings(BaseModel):
+    watch_files: bool = Field(True, description="Reload tools/, skills/, plugins/ on change.")
+
+
 class WebSettings(BaseModel):
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=1, le=65535)
@@ -74,6 +78,7 @@ class Settings(BaseSettings):
     security: SecuritySettings = Field(default_factory=SecuritySettings)
     tools: BuiltinToolSettings = Field(default_factory=BuiltinToolSettings)
     openloop: OpenLoopSettings = Field(default_factory=OpenLoopSettings)
+    plugin: PluginSettings = Field(default_factory=PluginSettings)
     mcp_servers: list[MCPServerConfig] = Field(
         default_factory=list, description="MCP servers (JARVIS_MCP_SERVERS as a JSON array)."
     )

@@ -19,10 +19,12 @@ from jarvis.agent_layer.tools import LoopTools, ToolCallContext
 from jarvis.common.clock import Clock
 from jarvis.common.i18n import Language
 from jarvis.common.logging import get_logger
+from jarvis.core.extensions import SkillRegistry
+from jarvis.core.plugins import PluginHost
 from jarvis.core.security.validation import validate_input
 from jarvis.memory.episodes import make_episode
 from jarvis.memory.service import MemoryScope, MemoryService
-from jarvis.model_layer.messages import Message, UserMessage
+from jarvis.model_layer.messages import AssistantMessage, Message, UserMessage
 from jarvis.model_layer.provider import Provider
 
 _log = get_logger("jarvis.session")
@@ -49,6 +51,8 @@ class SessionSetup:
     clock: Clock
     language: Language = "ko"
     turn_jobs: list[TurnJob] = field(default_factory=list)
+    plugins: PluginHost = field(default_factory=PluginHost)
+    skills: SkillRegistry | None = None
 
 
 @dataclass
@@ -116,6 +120,8 @@ class AgentSession:
     async def _turn(self, text: str, abort: asyncio.Event) -> TurnOutcome:
         setup = self.setup
         turn = self.info.turns + 1
+        expanded = setup.skills.expand(text) if setup.skills and text.startswith("/") else None
+        text = expanded or text  # `/name args` becomes the skill's prompt
         checked = validate_input(text, max_length=setup.input_max_length, lang=setup.language)
         if not checked.ok:
             self.emit(ValidationFailed(message=checked.error, code=checked.code))
@@ -123,6 +129,9 @@ class AgentSession:
         user = UserMessage(content=checked.text)
         for job in setup.turn_jobs:
             self._spawn(job(self, checked.text))
+        await setup.plugins.before_agent_start(
+            checked.text, {"session_id": self.id, "agent_id": setup.agent_id, "turn": turn}
+        )
         recent = await self._recent()
         tools = setup.tools()
         system_prompt = await self._system_prompt(tools, checked.text, turn)
@@ -144,11 +153,13 @@ class AgentSession:
                 tool_context=ctx,
                 config=setup.loop_config,
                 agent_name=setup.agent_name,
+                transform_context=setup.plugins.transform_context,
             )
         except Exception as exc:  # the loop should not raise; if it does, say so and keep going
             _log.exception("agent loop failed")
             self.emit(AgentError(message=str(exc)))
             return TurnOutcome(self.id, turn, checked.text, "", "error", error=str(exc))
+        await self._replace_answer(result)
         await self._record(turn, user, result)
         outcome = TurnOutcome(
             self.id,
@@ -176,6 +187,16 @@ class AgentSession:
         """Wait for this session's background jobs (tests, shutdown)."""
         while self._background:
             await asyncio.gather(*list(self._background), return_exceptions=True)
+
+    async def _replace_answer(self, result: LoopResult) -> None:
+        """Plugins' on_message_end may replace the final answer before it is recorded."""
+        last = result.messages[-1] if result.messages else None
+        if not isinstance(last, AssistantMessage) or not last.content:
+            return
+        replaced = await self.setup.plugins.on_message_end(last.content)
+        if replaced != last.content:
+            result.messages[-1] = last.model_copy(update={"content": replaced})
+            result.final_text = replaced
 
     async def _recent(self) -> list[Message]:
         turns = self.setup.memory.recent_turns if self.setup.memory else 3

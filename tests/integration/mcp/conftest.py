@@ -41,7 +41,7 @@ def free_port() -> int:
 async def wait_for(check: Callable[[], bool], timeout: float = 5.0) -> None:
     # Polling: neither the registry nor uvicorn has an event to wait on.
     async with asyncio.timeout(timeout):
-        while not check():  # noqa: ASYNC110
+        while not check():
             await asyncio.sleep(0.02)
 
 

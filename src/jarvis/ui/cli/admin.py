@@ -146,3 +146,22 @@ def audit(
             f"{when}  {r.user}/{r.agent}  {r.session}#{r.turn}  {r.tool} ({r.source})  "
             f"{r.outcome}:{r.reason}{rule}"
         )
+
+
+def extensions() -> None:
+    """What is loaded from ~/.jarvis (tools, skills, plugins, MCP servers), and what failed."""
+    asyncio.run(_extensions(_assembly()))
+
+
+async def _extensions(app: AppAssembly) -> None:
+    app.extensions.initial_load()
+    await app.mcp.start(app.settings.mcp_servers)
+    try:
+        for row in app.extensions.status():
+            mark = "ok " if row.ok else "ERR"
+            typer.echo(f"{mark} {row.kind:<6} {row.name:<24} {row.file}  {row.detail}".rstrip())
+        for server in app.mcp.status():
+            detail = f"{server.tool_count} tools" if server.ok else server.error
+            typer.echo(f"{'ok ' if server.ok else 'ERR'} mcp    {server.name:<24} {detail}")
+    finally:
+        await app.mcp.aclose()

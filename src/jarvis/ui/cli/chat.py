@@ -145,6 +145,10 @@ class ChatRepl:
             )
         elif name == "/help":
             self.render.line(_HELP)
+            for skill in self.builder.app.skills.list():
+                self.render.line(f"  /{skill.name:<14} {skill.description}")
+        elif self.builder.app.skills.get(name[1:]) is not None:
+            await self._turn(line)  # a skill: the session expands it into the prompt
         else:
             self.render.line(f"알 수 없는 명령: {name} (/help)")
         return True

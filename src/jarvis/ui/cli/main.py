@@ -11,7 +11,7 @@ import typer
 from jarvis.app.infra import AppAssembly, build_app
 from jarvis.app.session_builder import SessionBuilder
 from jarvis.app.settings import SettingsError, load_settings
-from jarvis.ui.cli.admin import approvals, audit
+from jarvis.ui.cli.admin import approvals, audit, extensions
 from jarvis.ui.cli.chat import ChatRepl
 
 app = typer.Typer(
@@ -24,6 +24,7 @@ app = typer.Typer(
 
 app.add_typer(approvals, name="approvals")
 app.command("audit")(audit)
+app.command("extensions")(extensions)
 
 
 @app.callback()
