@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -142,3 +143,15 @@ async def test_agenda_card_done_dismiss_and_revive(browser: Browser, tmp_path: P
         await page.locator("#agenda li:not(.closed) button[data-status=dismissed]").click()
         await expect(page.locator("#agenda li.closed")).to_have_count(1)
         await expect(page.locator("#agenda li:not(.closed)")).to_have_count(0)
+
+
+async def test_a_broken_tool_file_is_reported_in_activity(browser: Browser, tmp_path: Path) -> None:
+    with live_server(tmp_path, ["hi"]) as server:
+        (tmp_path / "tools").mkdir()
+        (tmp_path / "tools" / "broken.py").write_text("def execute(:\n", encoding="utf-8")
+        for _ in range(200):
+            if any(not s.ok for s in server.assembly.extensions.status()):
+                break
+            await asyncio.sleep(0.02)
+        page = await open_hud(browser, server.url)
+        await expect(page.locator("#activity li.bad")).to_contain_text("broken.py")

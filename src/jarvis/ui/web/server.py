@@ -176,6 +176,17 @@ def create_app(assembly: AppAssembly) -> FastAPI:
         ]
         return [r.model_dump() for r in rows[-limit:]]
 
+    @app.get("/api/extensions")
+    async def extensions() -> dict[str, Any]:
+        rows = [
+            {"kind": r.kind, "name": r.name, "file": str(r.file), "ok": r.ok, "detail": r.detail}
+            for r in assembly.extensions.status()
+        ]
+        servers = [{"kind": "mcp", "name": m.name, "file": "", "ok": m.ok,
+                    "detail": f"{m.tool_count} tools" if m.ok else (m.error or "")}
+                   for m in assembly.mcp.status()]
+        return {"items": rows + servers}
+
     @app.get("/api/agenda")
     async def agenda(request: Request) -> dict[str, Any]:
         view = await assembly.openloops.agenda(state.builder.agent_id, request.state.user)

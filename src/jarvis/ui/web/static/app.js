@@ -90,7 +90,7 @@
         if (ev.decision && ev.decision.reason === "user_always") loadRules();
         break;
       }
-      case "agent_end": current = null; setRunning(false); loadSessions(); loadAgenda(); break;
+      case "agent_end": current = null; setRunning(false); loadSessions(); loadAgenda(); loadExtensions(); break;
       case "agent_error": addMessage("error", ev.message); activity(`✗ ${ev.message}`, "bad"); break;
       case "validation_error": addMessage("error", ev.message); break;
       case "approval_request": pending.set(ev.id, ev); showNext(); break;
@@ -185,6 +185,14 @@
     }
     if (!count) list.append(el("li", "muted", S.noRules));
   }
+  const reported = new Set();
+  async function loadExtensions() { // broken extension files show up in ACTIVITY, once each
+    const res = await api("/api/extensions"); if (!res.ok) return;
+    for (const item of (await res.json()).items) {
+      const key = `${item.kind}:${item.file}:${item.detail}`;
+      if (!item.ok && !reported.has(key)) { reported.add(key); activity(`✗ ${item.kind} ${item.name}: ${item.detail}`, "bad"); }
+    }
+  }
   async function loadAgenda() {
     const res = await api("/api/agenda"); if (!res.ok) return;
     const data = await res.json(); const list = $("agenda"); list.replaceChildren();
@@ -240,5 +248,5 @@
   });
   $("session-select").addEventListener("change", (e) => switchTo(e.target.value));
 
-  connect(); loadRules(); loadAgenda();
+  connect(); loadRules(); loadAgenda(); loadExtensions();
 })();
