@@ -1,0 +1,107 @@
+"""One suite for the pending-approval stores (memory, PostgreSQL): exactly one answer wins."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from jarvis.core.approvals.pending import MemoryPendingStore
+from jarvis.core.approvals.pg_pending import PostgresPendingStore
+from jarvis.core.approvals.request import ApprovalRequest
+from tests.support.postgres import postgres_dsn
+
+
+def request(item_id: str, user: str = "local") -> ApprovalRequest:
+    return ApprovalRequest(
+        id=item_id,
+        session_id="s",
+        agent_id="main",
+        user_id=user,
+        turn=1,
+        tool_call_id="c",
+        tool="bash",
+        source="builtin",
+        args=[],
+        options=["allow", "always", "deny"],
+        created_ms=0,
+        expires_ms=1,
+    )
+
+
+@pytest.fixture(params=["memory", "postgres"])
+async def stores(request: pytest.FixtureRequest) -> AsyncIterator[Any]:
+    """Two handles on one store: for PostgreSQL, two pools as two processes would have."""
+    if request.param == "memory":
+        memory = MemoryPendingStore()
+        yield memory, memory
+        return
+    async for dsn in postgres_dsn():
+        first = await PostgresPendingStore.connect(dsn)
+        second = await PostgresPendingStore.connect(dsn)
+        yield first, second
+        await first.aclose()
+        await second.aclose()
+
+
+async def test_answers_and_their_errors(stores: Any) -> None:
+    a, b = stores
+    await a.create(request("r1", user="alice"))
+    assert await b.answer("nope", "alice", "allow") == "not_found"
+    assert await b.answer("r1", "bob", "allow") == "forbidden"
+    assert await b.answer("r1", "alice", "maybe") == "invalid"
+    assert [r.id for r in await b.pending_for_session("s")] == ["r1"]
+    waiter = asyncio.create_task(a.wait("r1", 10, asyncio.Event()))
+    await asyncio.sleep(0.05)
+    assert await b.answer("r1", "alice", "deny") == "ok"
+    assert await asyncio.wait_for(waiter, 5) == "deny"
+    assert await b.answer("r1", "alice", "allow") == "conflict"
+    assert await b.pending_for_session("s") == []
+
+
+async def test_the_answer_in_one_handle_wakes_the_waiter_in_the_other_fast(stores: Any) -> None:
+    a, b = stores
+    loop = asyncio.get_running_loop()
+    for n in range(20):
+        await a.create(request(f"w{n}"))
+        waiter = asyncio.create_task(a.wait(f"w{n}", 10, asyncio.Event()))
+        await asyncio.sleep(0.01)
+        start = loop.time()
+        await b.answer(f"w{n}", "local", "allow")
+        assert await asyncio.wait_for(waiter, 5) == "allow"
+        assert loop.time() - start < 0.5  # woken by the notification, not the 1 s poll
+
+
+async def test_timeout_and_abort(stores: Any) -> None:
+    a, b = stores
+    await a.create(request("t1"))
+    assert await a.wait("t1", 0.2, asyncio.Event()) == "timeout"
+    assert await b.answer("t1", "local", "allow") == "conflict"
+    await a.create(request("t2"))
+    abort = asyncio.Event()
+    asyncio.get_running_loop().call_later(0.1, abort.set)
+    assert await a.wait("t2", 10, abort) == "cancelled"
+
+
+async def test_500_rounds_of_two_concurrent_answers(stores: Any) -> None:
+    a, b = stores
+    for n in range(500):
+        await a.create(request(f"c{n}"))
+        results = await asyncio.gather(
+            a.answer(f"c{n}", "local", "allow"), b.answer(f"c{n}", "local", "deny")
+        )
+        assert sorted(results) == ["conflict", "ok"], n
+
+
+async def test_schema_creation_twice_changes_nothing() -> None:
+    async for dsn in postgres_dsn():
+        first = await PostgresPendingStore.connect(dsn)
+        await first.create(request("keep"))
+        second = await PostgresPendingStore.connect(dsn)  # runs the schema again
+        assert [r.id for r in await second.pending_for_session("s")] == ["keep"]
+        assert await second.expire_all_pending() == 1
+        assert (await first.get("keep")).status == "timeout"  # type: ignore[union-attr]
+        await first.aclose()
+        await second.aclose()
