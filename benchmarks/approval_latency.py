@@ -7,6 +7,7 @@
    scripted model: prompt sent → `agent_end` received, 5 turns per session.
 
     uv run python benchmarks/approval_latency.py
+    uv run python benchmarks/approval_latency.py --postgres postgresql://postgres@127.0.0.1/test
 """
 
 from __future__ import annotations
@@ -125,7 +126,39 @@ async def concurrent_turns(sessions: int = 50, turns: int = 5) -> list[float]:
     return [t for times in results for t in times]
 
 
+async def across_pools(dsn: str, rounds: int = 200) -> list[float]:
+    """Answer through one pool (process B), wake the waiter on another (process A)."""
+    from jarvis.core.approvals.pg_pending import PostgresPendingStore
+
+    a, b = await PostgresPendingStore.connect(dsn), await PostgresPendingStore.connect(dsn)
+    latencies = []
+    try:
+        for i in range(rounds):
+            request = ApprovalRequest(
+                id=f"bench-{time.time_ns()}-{i}", session_id="bench", agent_id="main",
+                user_id="local", turn=1, tool_call_id="c", tool="bash", source="builtin",
+                args=[], options=["allow", "deny"], created_ms=0, expires_ms=1)
+            await a.create(request)
+            waiter = asyncio.create_task(a.wait(request.id, 10, asyncio.Event()))
+            await asyncio.sleep(0.005)
+            start = time.perf_counter()
+            await b.answer(request.id, "local", "allow")
+            await waiter
+            latencies.append((time.perf_counter() - start) * 1000)
+    finally:
+        await a.aclose()
+        await b.aclose()
+    return latencies
+
+
 async def main() -> None:
+    if "--postgres" in sys.argv:
+        dsn = sys.argv[sys.argv.index("--postgres") + 1]
+        pg = await across_pools(dsn)
+        print("| measure | n | p50 ms | p95 ms | max ms |\n|---|---|---|---|---|")
+        print(f"| answer (pool B) → waiter wakes (pool A), PostgreSQL NOTIFY | {len(pg)} | "
+              f"{statistics.median(pg):.2f} | {pct(pg, 95):.2f} | {max(pg):.2f} |")
+        return
     wake = await wake_up()
     turns = await concurrent_turns()
     print("| measure | n | p50 ms | p95 ms | max ms |\n|---|---|---|---|---|")
