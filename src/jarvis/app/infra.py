@@ -13,6 +13,7 @@ from jarvis.agent_layer.openloop.store import (
 )
 from jarvis.agent_layer.sessions import MemorySessionStore, SessionStore
 from jarvis.agent_layer.sessions.jsonl_store import JsonlSessionStore
+from jarvis.app.config_watcher import McpConfigWatcher
 from jarvis.app.demo import demo_provider
 from jarvis.app.extension_watcher import ExtensionWatcher
 from jarvis.app.settings import Settings, SettingsError
@@ -60,6 +61,7 @@ class AppAssembly:
     mcp: MCPManager
     skills: SkillRegistry
     extensions: ExtensionWatcher
+    config_watcher: McpConfigWatcher
     demo: bool = False
     _provider_cache: dict[str, Provider] = field(default_factory=dict)
 
@@ -80,12 +82,15 @@ class AppAssembly:
         else:
             self.extensions.initial_load()
         await self.mcp.start(self.settings.mcp_servers)
+        if self.settings.plugin.watch_files:
+            await self.config_watcher.start()
         for status in self.mcp.status():
             if not status.ok:
                 _log.warning("MCP server %s skipped: %s", status.name, status.error)
 
     async def aclose(self) -> None:
         await self.extensions.stop()
+        await self.config_watcher.stop()
         await self.mcp.aclose()
         for provider in self._provider_cache.values():
             await provider.aclose()
@@ -139,6 +144,7 @@ class InfraBuilder:
         )
         tools = self.tool_registry()
         skills = SkillRegistry()
+        mcp = MCPManager(tools)
         return AppAssembly(
             settings=settings,
             providers=default_provider_registry(settings.language),
@@ -160,7 +166,8 @@ class InfraBuilder:
                 self.clock,
                 make_embedder(settings.memory.embedding),
             ),
-            mcp=MCPManager(tools),
+            mcp=mcp,
+            config_watcher=McpConfigWatcher(settings, mcp),
             skills=skills,
             extensions=ExtensionWatcher(settings.home, tools, plugins, skills),
             demo=self.demo,

@@ -10,9 +10,14 @@ from tests.support.live_server import Tab, live_server
 
 
 async def test_mcp_tools_need_approval_and_name_their_server(tmp_path: Path) -> None:
-    servers = [{"name": "demo", "transport": "stdio",
-                "command": [sys.executable, str(DEMO_SCRIPT), "--prefix", ""]},
-               {"name": "broken", "transport": "stdio", "command": ["/nonexistent/server"]}]
+    servers = [
+        {
+            "name": "demo",
+            "transport": "stdio",
+            "command": [sys.executable, str(DEMO_SCRIPT), "--prefix", ""],
+        },
+        {"name": "broken", "transport": "stdio", "command": ["/nonexistent/server"]},
+    ]
     script = [{"tool_calls": [{"name": "echo", "arguments": {"text": "hi from mcp"}}]}, "done"]
     with live_server(tmp_path, script, mcp_servers=servers) as server:
         assert server.assembly.tools.get("echo") is not None  # the broken server didn't block
@@ -28,3 +33,37 @@ async def test_mcp_tools_need_approval_and_name_their_server(tmp_path: Path) -> 
         end = await tab.next("tool_execution_end")
         assert not end["is_error"] and "hi from mcp" in end["result_preview"]
         await tab.close()
+
+
+async def test_editing_config_yaml_reconnects_only_changed_servers(tmp_path: Path) -> None:
+    import asyncio
+    import json
+
+    def server(name: str, prefix: str) -> dict[str, object]:
+        return {
+            "name": name,
+            "transport": "stdio",
+            "command": [sys.executable, str(DEMO_SCRIPT), "--prefix", prefix],
+        }
+
+    def write(servers: list[dict[str, object]]) -> None:
+        (tmp_path / "config.yaml").write_text(
+            json.dumps({"mcp_servers": servers}), encoding="utf-8"
+        )
+
+    async def until(check: object) -> None:
+        async with asyncio.timeout(15):
+            while not check():  # type: ignore[operator]
+                await asyncio.sleep(0.02)
+
+    with live_server(tmp_path, ["x"]) as live:
+        tools = live.assembly.tools
+        write([server("a", "a_")])
+        await until(lambda: tools.get("a_echo") is not None)
+        first = live.assembly.mcp._connections["a"]
+        write([server("a", "a_"), server("b", "b_")])
+        await until(lambda: tools.get("b_echo") is not None)
+        assert live.assembly.mcp._connections["a"] is first  # unchanged: not reconnected
+        write([server("b", "b_")])
+        await until(lambda: tools.get("a_echo") is None)
+        assert tools.get("b_echo") is not None

@@ -1,0 +1,52 @@
+"""Reconnect MCP servers when `config.yaml` changes — only the servers whose settings changed."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from watchfiles import awatch
+
+from jarvis.app.settings import CONFIG_FILE, Settings, SettingsError, load_settings
+from jarvis.common.logging import get_logger
+from jarvis.core.mcp import MCPManager
+
+_log = get_logger("jarvis.app")
+
+
+class McpConfigWatcher:
+    def __init__(self, settings: Settings, mcp: MCPManager) -> None:
+        self.settings = settings
+        self.mcp = mcp
+        self.path = settings.home.expanduser().resolve() / CONFIG_FILE
+        self._stop = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        self._stop.set()
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        watched = str(self.path)
+        async for _ in awatch(
+            self.path.parent,
+            watch_filter=lambda _c, p: p == watched,
+            step=1,
+            debounce=50,
+            stop_event=self._stop,
+            recursive=False,
+        ):
+            await self.reload()
+
+    async def reload(self) -> None:
+        try:
+            fresh = load_settings(home=self.settings.home)
+        except SettingsError as exc:  # keep the running servers; say what is wrong
+            _log.error("config.yaml not applied: %s", exc)
+            return
+        await self.mcp.apply(fresh.mcp_servers)
