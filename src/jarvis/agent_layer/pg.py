@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 
-async def open_pool(dsn: str, schema: str, *, max_size: int = 4) -> AsyncConnectionPool:
-    pool = AsyncConnectionPool(dsn, min_size=1, max_size=max_size, open=False)
-    await pool.open()
+def lazy_pool(dsn: str, *, max_size: int = 4) -> AsyncConnectionPool:
+    """A pool that connects on `open_pool` (so assembly can stay synchronous)."""
+    return AsyncConnectionPool(dsn, min_size=1, max_size=max_size, open=False)
+
+
+async def open_pool(pool: AsyncConnectionPool, schema: str) -> None:
+    # One direct attempt first: a wrong DSN fails in seconds with the server's own message,
+    # instead of the pool retrying (and logging) for its whole timeout.
+    assert isinstance(pool.conninfo, str)  # lazy_pool always passes a DSN string
+    probe = await psycopg.AsyncConnection.connect(pool.conninfo, connect_timeout=5)
+    await probe.close()
+    await pool.open(wait=True, timeout=10)
     async with pool.connection() as conn:
         await conn.execute(schema)  # idempotent: CREATE … IF NOT EXISTS only
-    return pool

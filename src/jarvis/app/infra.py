@@ -5,14 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
+import psycopg
+
+from jarvis.agent_layer.openloop.pg_store import PostgresOpenLoopStore
 from jarvis.agent_layer.openloop.service import OpenLoopService
 from jarvis.agent_layer.openloop.store import (
     JsonlOpenLoopStore,
     MemoryOpenLoopStore,
     OpenLoopStore,
 )
+from jarvis.agent_layer.pg import lazy_pool
 from jarvis.agent_layer.sessions import MemorySessionStore, SessionStore
 from jarvis.agent_layer.sessions.jsonl_store import JsonlSessionStore
+from jarvis.agent_layer.sessions.pg_store import PostgresSessionStore
 from jarvis.app.config_watcher import McpConfigWatcher
 from jarvis.app.demo import demo_provider
 from jarvis.app.extension_watcher import ExtensionWatcher
@@ -22,6 +27,7 @@ from jarvis.common.logging import get_logger
 from jarvis.core.approvals.audit import AuditLog, JsonlAuditLog
 from jarvis.core.approvals.channel import ChannelRegistry
 from jarvis.core.approvals.pending import MemoryPendingStore, PendingApprovalStore
+from jarvis.core.approvals.pg_pending import PostgresPendingStore
 from jarvis.core.approvals.service import ApprovalService
 from jarvis.core.extensions import SkillRegistry
 from jarvis.core.mcp import MCPManager
@@ -74,9 +80,26 @@ class AppAssembly:
             self._provider_cache[key] = self.providers.create(model)
         return self._provider_cache[key]
 
+    @property
+    def shared(self) -> bool:
+        """Several processes share this deployment's state (PostgreSQL)."""
+        return self.settings.storage.backend == "postgres"
+
     async def start(self) -> None:
-        """Connect what lives outside the process (MCP servers); failures are reported, not
-        raised."""
+        """Connect what lives outside the process: the database (a failure stops start-up),
+        then MCP servers (failures are reported, not raised)."""
+        try:
+            for store in (self.session_store, self.openloops.store, self.pending):
+                await store.open()
+        except (OSError, psycopg.Error, TimeoutError) as exc:
+            first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc)
+            raise SettingsError(
+                f"JARVIS_STORAGE__POSTGRES_DSN: cannot use the database: {first_line}"
+            ) from None
+        if isinstance(self.pending, PostgresPendingStore):
+            expired = await self.pending.expire_dead_owners()
+            if expired:
+                _log.warning("expired %d approvals left pending by a stopped process", expired)
         if self.settings.plugin.watch_files:
             await self.extensions.start()
         else:
@@ -92,6 +115,8 @@ class AppAssembly:
         await self.extensions.stop()
         await self.config_watcher.stop()
         await self.mcp.aclose()
+        await self.openloops.store.aclose()
+        await self.pending.aclose()
         for provider in self._provider_cache.values():
             await provider.aclose()
         await self.session_store.aclose()
@@ -103,23 +128,29 @@ class InfraBuilder:
         self.demo = demo
         self.clock = clock or SystemClock()
 
+    @property
+    def _dsn(self) -> str | None:
+        storage = self.settings.storage
+        return storage.postgres_dsn if storage.backend == "postgres" else None
+
     def session_store(self) -> SessionStore:
-        backend = self.settings.storage.backend
-        if backend == "memory":
+        if self._dsn:
+            return PostgresSessionStore(lazy_pool(self._dsn, max_size=8))
+        if self.settings.storage.backend == "memory":
             return MemorySessionStore()
-        if backend == "postgres":
-            # ponytail: the PostgreSQL stores exist, but pending approvals across processes do
-            # not yet; refusing clearly beats a half-shared deployment.
-            raise SettingsError(
-                "JARVIS_STORAGE__BACKEND=postgres: running several processes on PostgreSQL is "
-                "not finished yet; use files (the default)"
-            )
         return JsonlSessionStore(self.settings.home / "sessions")
 
     def openloop_store(self) -> OpenLoopStore:
+        if self._dsn:
+            return PostgresOpenLoopStore(lazy_pool(self._dsn))
         if self.settings.storage.backend == "memory":
             return MemoryOpenLoopStore()
         return JsonlOpenLoopStore(self.settings.home / "openloops.jsonl")
+
+    def pending_store(self) -> PendingApprovalStore:
+        if self._dsn:
+            return PostgresPendingStore(lazy_pool(self._dsn), self._dsn)
+        return MemoryPendingStore()
 
     def tool_registry(self) -> ToolRegistry:
         registry = ToolRegistry()
@@ -131,7 +162,7 @@ class InfraBuilder:
         settings.home.mkdir(parents=True, exist_ok=True)
         rules = RuleStore(settings.home)
         audit = JsonlAuditLog(settings.home / "audit.jsonl")
-        pending = MemoryPendingStore()
+        pending = self.pending_store()
         channels = ChannelRegistry()
         plugins = PluginHost()
         sandbox = Sandbox(

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import (
     BaseSettings,
@@ -39,10 +39,18 @@ def default_home() -> Path:
 
 
 class StorageSettings(BaseModel):
+    """`postgres` shares sessions, open loops and pending approvals between processes."""
+
     backend: Literal["files", "memory", "postgres"] = Field(
         "files", description="files (embedded default), memory (throwaway) or postgres."
     )
     postgres_dsn: str | None = Field(None, description="DSN when backend is postgres.")
+
+    @model_validator(mode="after")
+    def _dsn_for_postgres(self) -> StorageSettings:
+        if self.backend == "postgres" and not self.postgres_dsn:
+            raise ValueError("backend postgres needs JARVIS_STORAGE__POSTGRES_DSN")
+        return self
 
 
 class OpenLoopSettings(OpenLoopConfig):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -101,7 +102,13 @@ async def test_schema_creation_twice_changes_nothing() -> None:
         await first.create(request("keep"))
         second = await PostgresPendingStore.connect(dsn)  # runs the schema again
         assert [r.id for r in await second.pending_for_session("s")] == ["keep"]
-        assert await second.expire_all_pending() == 1
+        assert await second.expire_dead_owners() == 0  # its owner (this process) is alive
+        async with first.pool.connection() as conn:  # as if a killed process had left it
+            await conn.execute(
+                "UPDATE jarvis_pending_approvals SET owner = %s WHERE id = 'keep'",
+                (f"{socket.gethostname()}:999999",),
+            )
+        assert await second.expire_dead_owners() == 1
         assert (await first.get("keep")).status == "timeout"  # type: ignore[union-attr]
         await first.aclose()
         await second.aclose()

@@ -125,7 +125,11 @@ def test_approvals_list_check_revoke_and_audit(tmp_path: Path) -> None:
     assert "ls" not in json.dumps({k: v for k, v in record.items() if k != "tool"})
 
 
-def test_postgres_backend_is_refused_with_one_line(tmp_path: Path) -> None:
-    done = chat(tmp_path, ["/exit"], "--demo", JARVIS_STORAGE__BACKEND="postgres")
-    assert done.returncode == 2 and "JARVIS_STORAGE__BACKEND=postgres" in done.stderr
-    assert "Traceback" not in done.stderr
+def test_postgres_backend_errors_are_one_line(tmp_path: Path) -> None:
+    no_dsn = chat(tmp_path, ["/exit"], "--demo", JARVIS_STORAGE__BACKEND="postgres")
+    assert no_dsn.returncode == 2 and "JARVIS_STORAGE__POSTGRES_DSN" in no_dsn.stderr
+    down = chat(tmp_path, ["/exit"], "--demo", JARVIS_STORAGE__BACKEND="postgres",
+                JARVIS_STORAGE__POSTGRES_DSN="postgresql://nobody@127.0.0.1:9/none")
+    assert down.returncode == 2 and "cannot use the database" in down.stderr
+    assert "Traceback" not in no_dsn.stderr + down.stderr
+    assert len(down.stderr.strip().splitlines()) == 1

@@ -103,6 +103,32 @@ async def test_history_keeps_order_and_message_types(store: SessionStore) -> Non
     assert isinstance(history[1].message, AssistantMessage)
 
 
+async def test_title_is_the_first_user_message_cut_to_60(store: SessionStore) -> None:
+    await store.create(SessionInfo(id="t1"))
+    first = [SessionEntry(turn=1, ts_ms=1, message=AssistantMessage(content="hello"))]
+    await store.append("t1", first + turn(1, 1, "x" * 80))
+    await store.append("t1", turn(2, 2, "a later question"))
+    info = await store.get_info("t1")
+    assert info is not None and (info.title, info.turns) == ("x" * 60, 2)
+
+
+async def test_empty_session_and_empty_store(store: SessionStore) -> None:
+    assert await store.list_sessions() == []
+    await store.create(SessionInfo(id="e1"))
+    await store.append("e1", [])
+    assert await store.recent("e1", 3) == []
+    assert await store.history("e1") == []
+
+
+async def test_get_info_returns_a_copy(store: SessionStore) -> None:
+    await store.create(SessionInfo(id="c1"))
+    info = await store.get_info("c1")
+    assert info is not None
+    info.title = "changed by the caller"
+    again = await store.get_info("c1")
+    assert again is not None and again.title == ""
+
+
 async def test_unknown_session(store: SessionStore) -> None:
     assert await store.get_info("nope") is None
     with pytest.raises(SessionNotFound):

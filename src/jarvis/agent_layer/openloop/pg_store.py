@@ -7,7 +7,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from jarvis.agent_layer.openloop.openloop_types import OpenLoop
 from jarvis.agent_layer.openloop.store import OpenLoopStore
-from jarvis.agent_layer.pg import open_pool
+from jarvis.agent_layer.pg import lazy_pool, open_pool
 
 # idempotent: safe to run at every start.
 SCHEMA = """
@@ -37,7 +37,12 @@ class PostgresOpenLoopStore(OpenLoopStore):
 
     @classmethod
     async def connect(cls, dsn: str) -> PostgresOpenLoopStore:
-        return cls(await open_pool(dsn, SCHEMA, max_size=4))
+        store = cls(lazy_pool(dsn, max_size=4))
+        await store.open()
+        return store
+
+    async def open(self) -> None:
+        await open_pool(self.pool, SCHEMA)
 
     async def aclose(self) -> None:
         await self.pool.close()

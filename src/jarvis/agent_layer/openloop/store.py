@@ -21,6 +21,12 @@ _log = get_logger("jarvis.openloop")
 class OpenLoopStore:
     """Base class for open-loop stores."""
 
+    async def open(self) -> None:
+        """Connect (stores with a server); the default has nothing to open."""
+
+    async def aclose(self) -> None:
+        """Release resources; the default has none."""
+
     async def save(self, loops: list[OpenLoop]) -> None:
         raise NotImplementedError
 

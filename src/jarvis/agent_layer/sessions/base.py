@@ -39,6 +39,12 @@ class SessionStore:
     `append` writes only the new entries.
     """
 
+    async def open(self) -> None:
+        """Connect (stores with a server); the default has nothing to open."""
+
+    async def aclose(self) -> None:
+        """Release resources; the default has none."""
+
     async def create(self, info: SessionInfo) -> None:
         raise NotImplementedError
 
@@ -62,6 +68,3 @@ class SessionStore:
     async def history(self, session_id: str) -> list[SessionEntry]:
         """Every entry, oldest first (for history views; not on the per-turn path)."""
         raise NotImplementedError
-
-    async def aclose(self) -> None:
-        """Release resources; the default has none."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
-from jarvis.agent_layer.pg import open_pool
+from jarvis.agent_layer.pg import lazy_pool, open_pool
 from jarvis.agent_layer.sessions.base import (
     MESSAGE_ADAPTER,
     SessionEntry,
@@ -44,7 +44,12 @@ class PostgresSessionStore(SessionStore):
 
     @classmethod
     async def connect(cls, dsn: str) -> PostgresSessionStore:
-        return cls(await open_pool(dsn, SCHEMA, max_size=8))
+        store = cls(lazy_pool(dsn, max_size=8))
+        await store.open()
+        return store
+
+    async def open(self) -> None:
+        await open_pool(self.pool, SCHEMA)
 
     async def aclose(self) -> None:
         await self.pool.close()

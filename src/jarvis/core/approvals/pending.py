@@ -33,6 +33,12 @@ _KEEP_FINISHED_SEC = 600.0
 class PendingApprovalStore:
     """Base class; the in-memory store below is the embedded default."""
 
+    async def open(self) -> None:
+        """Connect (stores with a server); the default has nothing to open."""
+
+    async def aclose(self) -> None:
+        """Release resources; the default has none."""
+
     async def create(self, request: ApprovalRequest) -> None:
         raise NotImplementedError
 

@@ -10,13 +10,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import socket
+from collections.abc import Callable
 from typing import Any, cast
 
 import psycopg
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
-from jarvis.agent_layer.pg import open_pool
+from jarvis.agent_layer.pg import lazy_pool, open_pool
 from jarvis.common.logging import get_logger
 from jarvis.core.approvals.pending import (
     AnswerResult,
@@ -29,6 +32,8 @@ from jarvis.core.approvals.request import ApprovalRequest
 _log = get_logger("jarvis.approvals")
 CHANNEL = "jarvis_approvals"
 _POLL_SEC = 1.0  # the safety net if a notification is lost
+_HOST = socket.gethostname()
+OWNER = f"{_HOST}:{os.getpid()}"
 
 # idempotent: safe to run at every start.
 SCHEMA = """
@@ -41,6 +46,7 @@ CREATE TABLE IF NOT EXISTS jarvis_pending_approvals (
     request     jsonb NOT NULL,
     created_ms  bigint NOT NULL
 );
+ALTER TABLE jarvis_pending_approvals ADD COLUMN IF NOT EXISTS owner text;
 CREATE INDEX IF NOT EXISTS jarvis_pending_session
     ON jarvis_pending_approvals (session_id) WHERE status = 'pending';
 """
@@ -53,13 +59,23 @@ class PostgresPendingStore(PendingApprovalStore):
         self._wakers: dict[str, asyncio.Event] = {}
         self._listener: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
+        self._subscribers: list[Callable[[dict[str, Any]], None]] = []
 
     @classmethod
     async def connect(cls, dsn: str) -> PostgresPendingStore:
-        store = cls(await open_pool(dsn, SCHEMA), dsn)
-        store._listener = asyncio.create_task(store._listen())
-        await asyncio.wait_for(store._listening.wait(), 10)
+        store = cls(lazy_pool(dsn), dsn)
+        await store.open()
         return store
+
+    async def open(self) -> None:
+        await open_pool(self.pool, SCHEMA)
+        self._listener = asyncio.create_task(self._listen())
+        await asyncio.wait_for(self._listening.wait(), 10)
+
+    def subscribe(self, listener: Callable[[dict[str, Any]], None]) -> None:
+        """Every notification (`created` / `resolved`, with id and session_id), from any
+        process: how tabs on this process learn of requests made elsewhere."""
+        self._subscribers.append(listener)
 
     async def aclose(self) -> None:
         if self._listener is not None:
@@ -73,29 +89,34 @@ class PostgresPendingStore(PendingApprovalStore):
             await conn.execute(f"LISTEN {CHANNEL}")
             self._listening.set()
             async for note in conn.notifies():
-                waker = self._wakers.get(json.loads(note.payload).get("id", ""))
+                event = json.loads(note.payload)
+                waker = self._wakers.get(event.get("id", ""))
                 if waker is not None:
                     waker.set()
+                for listener in list(self._subscribers):
+                    listener(event)
 
-    async def _notify(self, conn: psycopg.AsyncConnection[Any], item_id: str, event: str) -> None:
-        await conn.execute(
-            "SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps({"id": item_id, "event": event}))
-        )
+    async def _notify(
+        self, conn: psycopg.AsyncConnection[Any], item_id: str, session_id: str, event: str
+    ) -> None:
+        payload = {"id": item_id, "session_id": session_id, "event": event}
+        await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps(payload)))
 
     async def create(self, request: ApprovalRequest) -> None:
         async with self.pool.connection() as conn:
             await conn.execute(
                 "INSERT INTO jarvis_pending_approvals (id, session_id, user_id, request, "
-                "created_ms) VALUES (%s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
+                "created_ms, owner) VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
                 (
                     request.id,
                     request.session_id,
                     request.user_id,
                     Jsonb(request.model_dump(mode="json")),
                     request.created_ms,
+                    OWNER,
                 ),
             )
-            await self._notify(conn, request.id, "created")
+            await self._notify(conn, request.id, request.session_id, "created")
 
     async def answer(self, item_id: str, user_id: str, answer: str) -> AnswerResult:
         item = await self.get(item_id)
@@ -111,13 +132,13 @@ class PostgresPendingStore(PendingApprovalStore):
         async with self.pool.connection() as conn:
             cursor = await conn.execute(
                 "UPDATE jarvis_pending_approvals SET status = %s, answered_by = %s "
-                "WHERE id = %s AND status = 'pending'",
+                "WHERE id = %s AND status = 'pending' RETURNING session_id",
                 (status, by, item_id),
             )
-            won = cursor.rowcount == 1
-            if won:
-                await self._notify(conn, item_id, "resolved")
-        return won
+            row = await cursor.fetchone()
+            if row is not None:
+                await self._notify(conn, item_id, str(row[0]), "resolved")
+        return row is not None
 
     async def wait(self, item_id: str, wait_sec: float, abort: asyncio.Event) -> Status:
         waker = self._wakers.setdefault(item_id, asyncio.Event())
@@ -163,13 +184,34 @@ class PostgresPendingStore(PendingApprovalStore):
             rows = await cursor.fetchall()
         return [ApprovalRequest.model_validate(row[0]) for row in rows]
 
-    async def expire_all_pending(self) -> int:
-        """At start-up: rows still pending belong to a process that died mid-wait."""
+    async def expire_dead_owners(self) -> int:
+        """At start-up: rows still pending whose waiting process on this host is gone (killed
+        mid-wait) are expired, so nothing stays pending forever. Live processes keep theirs."""
         async with self.pool.connection() as conn:
             cursor = await conn.execute(
-                "UPDATE jarvis_pending_approvals SET status = 'timeout' WHERE status = 'pending'"
+                "SELECT DISTINCT owner FROM jarvis_pending_approvals WHERE status = 'pending' "
+                "AND owner LIKE %s",
+                (f"{_HOST}:%",),
+            )
+            dead = [o for (o,) in await cursor.fetchall() if not _alive(str(o))]
+            if not dead:
+                return 0
+            cursor = await conn.execute(
+                "UPDATE jarvis_pending_approvals SET status = 'timeout' "
+                "WHERE status = 'pending' AND owner = ANY(%s)",
+                (dead,),
             )
             return cursor.rowcount
+
+
+def _alive(owner: str) -> bool:
+    try:
+        os.kill(int(owner.rsplit(":", 1)[1]), 0)
+    except (ProcessLookupError, ValueError, IndexError):
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 async def _first(waker: asyncio.Event, abort: asyncio.Event, limit_sec: float) -> None:

@@ -85,7 +85,10 @@ def chat(
 
 async def _chat(assembly: AppAssembly, session_id: str | None) -> None:
     builder = SessionBuilder(assembly)
-    await assembly.start()
+    try:
+        await assembly.start()
+    except SettingsError as exc:
+        raise fail(str(exc)) from None
     try:
         if session_id:
             found = await builder.open(session_id)

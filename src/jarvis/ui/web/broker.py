@@ -30,10 +30,14 @@ class Connection:
 
 
 class ApprovalBroker(ApprovalChannel):
-    def __init__(self, session_id: str) -> None:
+    def __init__(self, session_id: str, *, shared: bool = False) -> None:
         self.session_id = session_id
+        # With several processes, a tab may be attached to another one: always deliver (the
+        # database broadcasts), and nobody answering means the request times out.
+        self.shared = shared
         self.connections: set[Connection] = set()
         self.pending: dict[str, ApprovalRequest] = {}
+        self.remote: set[str] = set()
 
     def attach(self, connection: Connection) -> None:
         self.connections.add(connection)
@@ -48,10 +52,12 @@ class ApprovalBroker(ApprovalChannel):
             connection.send(message)
 
     async def deliver(self, request: ApprovalRequest) -> bool:
-        if not self.connections:
+        if not self.connections and not self.shared:
             return False
-        self.pending[request.id] = request
-        self.broadcast(request.model_dump(mode="json"))
+        self.remote.discard(request.id)  # ours: resolved() below closes it, not a notification
+        if request.id not in self.pending:  # the database notification may have shown it first
+            self.pending[request.id] = request
+            self.broadcast(request.model_dump(mode="json"))
         return True
 
     async def resolved(self, request: ApprovalRequest, status: Status) -> None:
@@ -65,17 +71,41 @@ class ApprovalBroker(ApprovalChannel):
             }
         )
 
+    def remote_request(self, request: ApprovalRequest) -> None:
+        """A request made by another process for this session."""
+        if request.id not in self.pending:
+            self.remote.add(request.id)
+            self.pending[request.id] = request
+            self.broadcast(request.model_dump(mode="json"))
+
+    def remote_resolved(self, item_id: str, status: str) -> None:
+        if item_id in self.remote:
+            self.remote.discard(item_id)
+            self.pending.pop(item_id, None)
+            self.broadcast(
+                {
+                    "type": "approval_resolved",
+                    "id": item_id,
+                    "status": status,
+                    "timeout": status == "timeout",
+                }
+            )
+
 
 class BrokerRegistry:
     """Brokers by session id, registered as the sessions' approval channels."""
 
-    def __init__(self, channels: ChannelRegistry) -> None:
+    def __init__(self, channels: ChannelRegistry, *, shared: bool = False) -> None:
         self.channels = channels
+        self.shared = shared
         self._brokers: dict[str, ApprovalBroker] = {}
 
     def for_session(self, session_id: str) -> ApprovalBroker:
         broker = self._brokers.get(session_id)
         if broker is None:
-            broker = self._brokers[session_id] = ApprovalBroker(session_id)
+            broker = self._brokers[session_id] = ApprovalBroker(session_id, shared=self.shared)
             self.channels.attach(session_id, broker)
         return broker
+
+    def existing(self, session_id: str) -> ApprovalBroker | None:
+        return self._brokers.get(session_id)

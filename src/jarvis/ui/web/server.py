@@ -19,13 +19,17 @@ from pydantic import BaseModel, ValidationError
 from jarvis import __version__
 from jarvis.app.infra import AppAssembly
 from jarvis.app.session_builder import SessionBuilder
+from jarvis.app.settings import SettingsError
+from jarvis.common.logging import get_logger
 from jarvis.core.approvals.audit import matches
+from jarvis.core.approvals.pg_pending import PostgresPendingStore
 from jarvis.core.session import AgentSession
 from jarvis.core.slash.openloop import openloop_command
 from jarvis.ui.web.auth import KEY_COOKIE, Authenticator, RateLimiter
 from jarvis.ui.web.broker import BrokerRegistry, Connection
 from jarvis.ui.web.protocol import ClientMessage, parse_client_message
 
+_log = get_logger("jarvis.web")
 MAX_BODY_BYTES = 1_000_000
 _ANSWER_STATUS = {"ok": 200, "not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 422}
 _HISTORY_LIMIT = 200
@@ -52,7 +56,7 @@ class WebApp:
     def __init__(self, assembly: AppAssembly) -> None:
         self.assembly = assembly
         self.builder = SessionBuilder(assembly)
-        self.brokers = BrokerRegistry(assembly.channels)
+        self.brokers = BrokerRegistry(assembly.channels, shared=assembly.shared)
         self.auth = Authenticator(assembly.settings.security.api_keys)
         self.limiter = RateLimiter(assembly.settings.security.rate_limit_per_minute)
         self._turns: set[asyncio.Task[Any]] = set()
@@ -67,6 +71,36 @@ class WebApp:
             raise HTTPException(403, "this session belongs to another user")
         return session
 
+    def follow_other_processes(self) -> None:
+        """With PostgreSQL, requests made and resolved by other processes reach our tabs."""
+        store = self.assembly.pending
+        if isinstance(store, PostgresPendingStore):
+            store.subscribe(lambda event: self._spawn(self._on_notification(event)))
+
+    async def _on_notification(self, event: dict[str, Any]) -> None:
+        broker = self.brokers.existing(str(event.get("session_id", "")))
+        if broker is None or not broker.connections:
+            return
+        item = await self.assembly.pending.get(str(event.get("id", "")))
+        if item is None:
+            return
+        if event.get("event") == "created" and item.status == "pending":
+            broker.remote_request(item.request)
+        elif event.get("event") == "resolved":
+            broker.remote_resolved(item.request.id, item.status)
+
+    async def show_stored_requests(self, session: AgentSession) -> None:
+        """A tab attaching here sees requests that another process is waiting on."""
+        if self.assembly.shared:
+            broker = self.brokers.for_session(session.id)
+            for request in await self.assembly.pending.pending_for_session(session.id):
+                broker.remote_request(request)
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.ensure_future(work)
+        self._turns.add(task)
+        task.add_done_callback(self._turns.discard)
+
     def start_turn(self, session: AgentSession, text: str) -> None:
         task = asyncio.create_task(session.prompt(text))
         self._turns.add(task)
@@ -78,7 +112,12 @@ def create_app(assembly: AppAssembly) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        await assembly.start()
+        try:
+            await assembly.start()
+        except SettingsError as exc:
+            _log.error("%s", exc)  # one clear line; uvicorn then stops
+            raise
+        state.follow_other_processes()
         try:
             yield
         finally:
@@ -182,9 +221,16 @@ def create_app(assembly: AppAssembly) -> FastAPI:
             {"kind": r.kind, "name": r.name, "file": str(r.file), "ok": r.ok, "detail": r.detail}
             for r in assembly.extensions.status()
         ]
-        servers = [{"kind": "mcp", "name": m.name, "file": "", "ok": m.ok,
-                    "detail": f"{m.tool_count} tools" if m.ok else (m.error or "")}
-                   for m in assembly.mcp.status()]
+        servers = [
+            {
+                "kind": "mcp",
+                "name": m.name,
+                "file": "",
+                "ok": m.ok,
+                "detail": f"{m.tool_count} tools" if m.ok else (m.error or ""),
+            }
+            for m in assembly.mcp.status()
+        ]
         return {"items": rows + servers}
 
     @app.get("/api/agenda")
@@ -226,6 +272,7 @@ async def _serve_connection(state: WebApp, ws: WebSocket, session: AgentSession,
         {"type": "session", "session": session.info.model_dump(), "running": session.running}
     )
     broker.attach(connection)
+    await state.show_stored_requests(session)
     try:
         while True:
             raw = await ws.receive_text()
