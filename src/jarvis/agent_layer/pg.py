@@ -5,6 +5,8 @@ from __future__ import annotations
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
+_SCHEMA_LOCK = 0x4A415256  # "JARV"
+
 
 def lazy_pool(dsn: str, *, max_size: int = 4) -> AsyncConnectionPool:
     """A pool that connects on `open_pool` (so assembly can stay synchronous)."""
@@ -18,5 +20,8 @@ async def open_pool(pool: AsyncConnectionPool, schema: str) -> None:
     probe = await psycopg.AsyncConnection.connect(pool.conninfo, connect_timeout=5)
     await probe.close()
     await pool.open(wait=True, timeout=10)
-    async with pool.connection() as conn:
+    async with pool.connection() as conn, conn.transaction():
+        # Processes starting together would race on CREATE … IF NOT EXISTS (a unique-key error
+        # on the catalog); one lock makes the schema step run one process at a time.
+        await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
         await conn.execute(schema)  # idempotent: CREATE … IF NOT EXISTS only

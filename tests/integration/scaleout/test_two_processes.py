@@ -53,11 +53,12 @@ def serve(
         JARVIS_MODEL__SCRIPT=str(home / "script.yaml"),
         JARVIS_OPENLOOP__ENABLED="false",
     )
+    log = (home / "serve.log").open("a", encoding="utf-8")  # a file: a pipe nobody reads fills up
     process = subprocess.Popen(
         [JARVIS, "serve", "--port", str(port)],
         env=env,
         text=True,
-        stdout=subprocess.PIPE,
+        stdout=log,
         stderr=subprocess.STDOUT,
     )
     try:
@@ -69,6 +70,7 @@ def serve(
                 process.wait(10)
             except subprocess.TimeoutExpired:
                 process.kill()
+        log.close()
 
 
 async def healthy(address: str) -> None:
