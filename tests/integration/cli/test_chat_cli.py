@@ -133,3 +133,8 @@ def test_postgres_backend_errors_are_one_line(tmp_path: Path) -> None:
     assert down.returncode == 2 and "cannot use the database" in down.stderr
     assert "Traceback" not in no_dsn.stderr + down.stderr
     assert len(down.stderr.strip().splitlines()) == 1
+
+
+def test_workers_need_the_shared_backend(tmp_path: Path) -> None:
+    done = jarvis(tmp_path, "serve", "--workers", "2")
+    assert done.returncode == 2 and "JARVIS_STORAGE__BACKEND=postgres" in done.stderr

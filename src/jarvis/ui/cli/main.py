@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from typing import Annotated
 
 import typer
@@ -51,22 +52,29 @@ def serve(
     demo: Annotated[bool, typer.Option("--demo", help="Scripted model; runs offline.")] = False,
     host: Annotated[str | None, typer.Option(help="Bind address (127.0.0.1).")] = None,
     port: Annotated[int | None, typer.Option(help="Port (8000).")] = None,
+    workers: Annotated[int, typer.Option(help="Processes (needs the postgres backend).")] = 1,
 ) -> None:
     """Start the Web HUD."""
     import uvicorn
 
-    from jarvis.ui.web.server import create_app
+    from jarvis.ui.web.factory import DEMO_ENV
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    assembly = assemble(demo=demo)
-    web = assembly.settings.web
-    bind_host, bind_port = host or web.host, port or web.port
-    mode = " (demo: scripted model)" if demo else f" (model: {assembly.settings.model.model})"
+    settings = assemble(demo=demo).settings  # validates the settings once, in the parent
+    if workers > 1 and settings.storage.backend != "postgres":
+        raise fail("--workers > 1 needs JARVIS_STORAGE__BACKEND=postgres (shared state)")
+    bind_host, bind_port = host or settings.web.host, port or settings.web.port
+    mode = " (demo: scripted model)" if demo else f" (model: {settings.model.model})"
     typer.secho(f"JARVIS HUD → http://{bind_host}:{bind_port}/{mode}", fg="green")
+    if demo:
+        os.environ[DEMO_ENV] = "1"
+    # Every worker process builds its own assembly from the same settings.
     uvicorn.run(
-        create_app(assembly),
+        "jarvis.ui.web.factory:create_from_env",
+        factory=True,
         host=bind_host,
         port=bind_port,
+        workers=workers,
         log_level="warning",
         ws_max_size=1_000_000,
     )
