@@ -74,19 +74,30 @@ def test_invalid_input_is_refused_with_a_message(tmp_path: Path) -> None:
 def jarvis(home: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     environment = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
     environment.update(JARVIS_HOME=str(home), JARVIS_WORKSPACE=str(home))
-    return subprocess.run([JARVIS, *args], input=stdin, capture_output=True, text=True,
-                          env=environment, timeout=60, cwd=home)
+    return subprocess.run(
+        [JARVIS, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=60,
+        cwd=home,
+    )
 
 
 def test_deny_allow_always_and_the_rule_survives_a_restart(tmp_path: Path) -> None:
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
-    first = chat(tmp_path, ["!git status", "d", "!git status", "a", "!git status --short", "A",
-                            "/exit"], "--demo")
+    first = chat(
+        tmp_path,
+        ["!git status", "d", "!git status", "a", "!git status --short", "A", "/exit"],
+        "--demo",
+    )
     assert "승인이 거부되어 bash 실행을 멈췄습니다" in first.stdout
     assert "✓ bash · user_once" in first.stdout and "✓ bash · user_always" in first.stdout
     assert "pattern: git status" in (tmp_path / "approvals" / "main.yaml").read_text()
-    again = chat(tmp_path, ["!git status -s", "!git status && touch hacked", "d", "/exit"],
-                 "--demo")
+    again = chat(
+        tmp_path, ["!git status -s", "!git status && touch hacked", "d", "/exit"], "--demo"
+    )
     assert "✓ bash · rule:approvals/main.yaml" in again.stdout
     assert again.stdout.count("⚡ 승인 요청") == 1  # only the chained command asked
     assert not (tmp_path / "hacked").exists()
@@ -94,28 +105,52 @@ def test_deny_allow_always_and_the_rule_survives_a_restart(tmp_path: Path) -> No
 
 def test_approvals_list_check_revoke_and_audit(tmp_path: Path) -> None:
     (tmp_path / "approvals.yaml").write_text(
-        "# shared rules\nrules:\n  - {tool: bash, pattern: git status}  # safe\n",
-        encoding="utf-8")
+        "# shared rules\nrules:\n  - {tool: bash, pattern: git status}  # safe\n", encoding="utf-8"
+    )
     listed = jarvis(tmp_path, "approvals", "list")
     assert "allow bash git status" in listed.stdout
-    check = jarvis(tmp_path, "approvals", "check", "--tool", "bash", "--args",
-                   '{"command": "git status --short"}', "--json")
-    assert json.loads(check.stdout) == {"tool": "bash", "outcome": "allow",
-                                        "reason": "rule:approvals.yaml",
-                                        "rule": "approvals.yaml: allow bash git status"}
-    lines = "\n".join(json.dumps(c) for c in [
-        {"tool": "bash", "args": {"command": "git status && rm -rf ~"}},
-        {"tool": "bash", "args": {"command": "git stash"}},
-        {"tool": "read_file", "args": {"path": "x"}}]) + "\nnot json\n"
-    decisions = [json.loads(line) for line in
-                 jarvis(tmp_path, "approvals", "check", "-", stdin=lines).stdout.splitlines()]
+    check = jarvis(
+        tmp_path,
+        "approvals",
+        "check",
+        "--tool",
+        "bash",
+        "--args",
+        '{"command": "git status --short"}',
+        "--json",
+    )
+    assert json.loads(check.stdout) == {
+        "tool": "bash",
+        "outcome": "allow",
+        "reason": "rule:approvals.yaml",
+        "rule": "approvals.yaml: allow bash git status",
+    }
+    lines = (
+        "\n".join(
+            json.dumps(c)
+            for c in [
+                {"tool": "bash", "args": {"command": "git status && rm -rf ~"}},
+                {"tool": "bash", "args": {"command": "git stash"}},
+                {"tool": "read_file", "args": {"path": "x"}},
+            ]
+        )
+        + "\nnot json\n"
+    )
+    decisions = [
+        json.loads(line)
+        for line in jarvis(tmp_path, "approvals", "check", "-", stdin=lines).stdout.splitlines()
+    ]
     assert [d.get("reason", d.get("error", "")[:8]) for d in decisions] == [
-        "dangerous", "approval_required", "not_required", "bad line"]
+        "dangerous",
+        "approval_required",
+        "not_required",
+        "bad line",
+    ]
     assert decisions[1]["detail"] == "git stash"  # the pattern ALWAYS would offer
-    assert jarvis(tmp_path, "approvals", "check", "--tool", "bash", "--args", "[1]").returncode \
-        == 2
-    revoked = jarvis(tmp_path, "approvals", "revoke", "--tool", "bash", "--pattern", "git status",
-                     "--shared")
+    assert jarvis(tmp_path, "approvals", "check", "--tool", "bash", "--args", "[1]").returncode == 2
+    revoked = jarvis(
+        tmp_path, "approvals", "revoke", "--tool", "bash", "--pattern", "git status", "--shared"
+    )
     assert "removed 1" in revoked.stdout
     assert "# shared rules" in (tmp_path / "approvals.yaml").read_text()
     chat(tmp_path, ["!ls", "d", "/exit"], "--demo")
@@ -128,8 +163,13 @@ def test_approvals_list_check_revoke_and_audit(tmp_path: Path) -> None:
 def test_postgres_backend_errors_are_one_line(tmp_path: Path) -> None:
     no_dsn = chat(tmp_path, ["/exit"], "--demo", JARVIS_STORAGE__BACKEND="postgres")
     assert no_dsn.returncode == 2 and "JARVIS_STORAGE__POSTGRES_DSN" in no_dsn.stderr
-    down = chat(tmp_path, ["/exit"], "--demo", JARVIS_STORAGE__BACKEND="postgres",
-                JARVIS_STORAGE__POSTGRES_DSN="postgresql://nobody@127.0.0.1:9/none")
+    down = chat(
+        tmp_path,
+        ["/exit"],
+        "--demo",
+        JARVIS_STORAGE__BACKEND="postgres",
+        JARVIS_STORAGE__POSTGRES_DSN="postgresql://nobody@127.0.0.1:9/none",
+    )
     assert down.returncode == 2 and "cannot use the database" in down.stderr
     assert "Traceback" not in no_dsn.stderr + down.stderr
     assert len(down.stderr.strip().splitlines()) == 1
@@ -138,3 +178,21 @@ def test_postgres_backend_errors_are_one_line(tmp_path: Path) -> None:
 def test_workers_need_the_shared_backend(tmp_path: Path) -> None:
     done = jarvis(tmp_path, "serve", "--workers", "2")
     assert done.returncode == 2 and "JARVIS_STORAGE__BACKEND=postgres" in done.stderr
+
+
+def test_extensions_lists_what_loaded_and_what_failed(tmp_path: Path) -> None:
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "good_tool.py").write_text(
+        'TOOL_DESCRIPTION = "ok"\nasync def execute(tool_call_id, params, **kw):\n    return "x"\n'
+    )
+    (tmp_path / "tools" / "broken.py").write_text("def execute(:\n")
+    (tmp_path / "skills").mkdir()
+    (tmp_path / "skills" / "hello.md").write_text(
+        "---\nname: hello\ndescription: hi\n---\nHi {{args}}\n"
+    )
+    done = jarvis(tmp_path, "extensions")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert any(line.startswith("ok ") and "good-tool" in line for line in lines)
+    assert any(line.startswith("ok ") and "hello" in line for line in lines)
+    assert any(line.startswith("ERR") and "broken.py" in line for line in lines)
