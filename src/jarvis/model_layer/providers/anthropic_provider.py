@@ -1,15 +1,21 @@
-"""Anthropic Messages (streaming, tool use) on the official SDK — an optional extra."""
+"""Anthropic Messages streaming (tool use, thinking) on the official SDK — an optional extra.
+
+The SDK retries 429, 5xx/529 and connection errors before any output, honouring Anthropic's
+`retry-after` and `x-should-retry` headers; a stream that breaks off is not retried.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from jarvis.common.i18n import Language
 from jarvis.model_layer.config import ModelSettings, StreamOptions
 from jarvis.model_layer.events import (
+    ErrorKind,
     ProviderError,
     Stop,
     StreamEvent,
@@ -17,7 +23,7 @@ from jarvis.model_layer.events import (
     ThinkingDelta,
     ToolCallEvent,
 )
-from jarvis.model_layer.messages import LLMContext, Message, Usage
+from jarvis.model_layer.messages import LLMContext, Message, ToolSpec, Usage
 from jarvis.model_layer.provider import Provider
 from jarvis.model_layer.providers._common import (
     classify_sdk_error,
@@ -25,8 +31,16 @@ from jarvis.model_layer.providers._common import (
     provider_error,
 )
 
+if TYPE_CHECKING:
+    from anthropic import AsyncAnthropic, AsyncStream
+    from anthropic.types import RawContentBlockDelta, RawMessageStreamEvent
+    from anthropic.types import Usage as AnthropicUsage
+
+# ModelSettings' default points at Ollama, which does not speak the Messages API.
 _OLLAMA_DEFAULT = "http://localhost:11434/v1"
+# The Messages API requires max_tokens.
 _DEFAULT_MAX_TOKENS = 4096
+_STOP_REASONS = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length"}
 
 
 def to_anthropic_messages(messages: list[Message]) -> list[dict[str, Any]]:
@@ -45,14 +59,13 @@ def _blocks(message: Message) -> tuple[str, list[dict[str, Any]]]:
     if message.role == "user":
         return "user", [{"type": "text", "text": message.content}]
     if message.role == "tool":
-        return "user", [
-            {
-                "type": "tool_result",
-                "tool_use_id": message.tool_call_id,
-                "content": message.content,
-                "is_error": message.is_error,
-            }
-        ]
+        result = {
+            "type": "tool_result",
+            "tool_use_id": message.tool_call_id,
+            "content": message.content,
+            "is_error": message.is_error,
+        }
+        return "user", [result]
     blocks: list[dict[str, Any]] = []
     if message.content:
         blocks.append({"type": "text", "text": message.content})
@@ -60,46 +73,47 @@ def _blocks(message: Message) -> tuple[str, list[dict[str, Any]]]:
         {"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments}
         for c in message.tool_calls
     )
+    # The API rejects an assistant turn with no content blocks.
     return "assistant", blocks or [{"type": "text", "text": "(no content)"}]
 
 
-@dataclass
-class _Block:
-    kind: str
-    id: str = ""
-    name: str = ""
-    json_parts: list[str] = field(default_factory=list)
+def to_anthropic_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
+    return [
+        {"name": s.name, "description": s.description, "input_schema": s.parameters} for s in tools
+    ]
+
+
+def _import_sdk() -> ModuleType:
+    try:
+        import anthropic
+    except ImportError as exc:
+        raise RuntimeError(
+            "the anthropic provider needs the 'anthropic' extra: "
+            "uv sync --extra anthropic (or pip install 'jarvis-assistant[anthropic]')"
+        ) from exc
+    return anthropic
 
 
 class AnthropicProvider(Provider):
     name = "anthropic"
 
     def __init__(self, settings: ModelSettings, *, language: Language = "ko") -> None:
-        try:
-            import anthropic
-        except ImportError as exc:  # an optional extra
-            raise RuntimeError(
-                "the anthropic provider needs the 'anthropic' extra: "
-                "uv sync --extra anthropic (or pip install 'jarvis-assistant[anthropic]')"
-            ) from exc
-        self._sdk = anthropic
+        self._sdk = _import_sdk()
         self.settings = settings
         self.language = language
         base_url = None if settings.base_url == _OLLAMA_DEFAULT else settings.base_url
-        self.client = anthropic.AsyncAnthropic(
+        self.client: AsyncAnthropic = self._sdk.AsyncAnthropic(
             api_key=settings.api_key.get_secret_value() if settings.api_key else None,
             base_url=base_url,
             timeout=settings.timeout_sec,
             max_retries=settings.max_retries,
         )
+        # What error messages name: the configured URL, or the SDK's default.
+        self.base_url = base_url or str(self.client.base_url)
 
     @classmethod
     def from_settings(cls, settings: ModelSettings, language: Language = "ko") -> AnthropicProvider:
         return cls(settings, language=language)
-
-    @property
-    def base_url(self) -> str:
-        return str(self.client.base_url)
 
     async def aclose(self) -> None:
         await self.client.close()
@@ -107,21 +121,20 @@ class AnthropicProvider(Provider):
     def _request(
         self, model: str, ctx: LLMContext, options: StreamOptions | None
     ) -> dict[str, Any]:
+        options = options or StreamOptions()
+        max_tokens = options.max_tokens or self.settings.max_tokens or _DEFAULT_MAX_TOKENS
         request: dict[str, Any] = {
             "model": model,
             "messages": to_anthropic_messages(ctx.messages),
-            "max_tokens": (options and options.max_tokens)
-            or self.settings.max_tokens
-            or _DEFAULT_MAX_TOKENS,
+            "max_tokens": max_tokens,
         }
         if ctx.system_prompt:
             request["system"] = ctx.system_prompt
         if ctx.tools:
-            request["tools"] = [
-                {"name": s.name, "description": s.description, "input_schema": s.parameters}
-                for s in ctx.tools
-            ]
-        temperature = (options and options.temperature) or self.settings.temperature
+            request["tools"] = to_anthropic_tools(ctx.tools)
+        temperature = options.temperature
+        if temperature is None:
+            temperature = self.settings.temperature
         if temperature is not None:
             request["temperature"] = temperature
         return request
@@ -130,68 +143,104 @@ class AnthropicProvider(Provider):
         self, model: str, ctx: LLMContext, options: StreamOptions | None = None
     ) -> AsyncIterator[StreamEvent]:
         try:
-            response = await self.client.messages.create(
+            events = await self.client.messages.create(
                 **self._request(model, ctx, options), stream=True
             )
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            yield self._error(exc)
+            yield self._error(exc, model)
             return
-        async for event in self._read(response):
+        async for event in self._read(events, model):
             yield event
 
-    async def _read(self, response: Any) -> AsyncIterator[StreamEvent]:
-        blocks: dict[int, _Block] = {}
-        usage = Usage()
-        reason = "stop"
+    async def _read(
+        self, events: AsyncStream[RawMessageStreamEvent], model: str
+    ) -> AsyncIterator[StreamEvent]:
+        state = _StreamState()
         try:
-            async for event in response:
-                kind = event.type
-                if kind == "message_start":
-                    usage.input_tokens = event.message.usage.input_tokens or 0
-                elif kind == "content_block_start":
-                    block = event.content_block
-                    blocks[event.index] = _Block(
-                        block.type, getattr(block, "id", ""), getattr(block, "name", "")
-                    )
-                elif kind == "content_block_delta":
-                    delta = _delta(event.delta, blocks.get(event.index))
-                    if delta is not None:
-                        yield delta
-                elif kind == "content_block_stop":
-                    done = blocks.get(event.index)
-                    if done is not None and done.kind == "tool_use":
-                        yield ToolCallEvent(
-                            tool_call=parse_tool_call(done.id, done.name, "".join(done.json_parts))
-                        )
-                elif kind == "message_delta":
-                    reason = event.delta.stop_reason or reason
-                    usage.output_tokens = event.usage.output_tokens or usage.output_tokens
+            async with events:  # releases the connection when the consumer stops early
+                async for event in events:
+                    for out in state.feed(event):
+                        yield out
         except asyncio.CancelledError:
             raise
-        except Exception as exc:
-            yield self._error(exc, mid_stream=True)
+        except Exception as exc:  # broke off mid-stream: what arrived stays, and no retry
+            yield self._error(exc, model, mid_stream=True)
             return
-        yield Stop(reason="tool_use" if reason == "tool_use" else reason, usage=usage)
+        yield Stop(reason=_STOP_REASONS.get(state.reason, state.reason), usage=state.usage)
 
-    def _error(self, exc: Exception, *, mid_stream: bool = False) -> ProviderError:
-        kind, detail = classify_sdk_error(
+    def _error(self, exc: Exception, model: str, *, mid_stream: bool = False) -> ProviderError:
+        kind, detail = self._classify(exc, mid_stream)
+        return provider_error(kind, detail, base_url=self.base_url, model=model, lang=self.language)
+
+    def _classify(self, exc: Exception, mid_stream: bool) -> tuple[ErrorKind, str]:
+        if _is_missing_key(exc):
+            return "auth", str(exc)
+        if mid_stream and isinstance(exc, self._sdk.APIStatusError):
+            # An `event: error` inside a 200 stream (e.g. overloaded_error) is the server's fault.
+            return "server", f"the stream broke off: {exc.message}"
+        return classify_sdk_error(
             exc,
             status_error=self._sdk.APIStatusError,
             connection_error=self._sdk.APIConnectionError,
             mid_stream=mid_stream,
         )
-        return provider_error(
-            kind, detail, base_url=self.base_url, model=self.settings.model, lang=self.language
-        )
 
 
-def _delta(delta: Any, block: _Block | None) -> StreamEvent | None:
-    if delta.type == "text_delta":
-        return TextDelta(delta=delta.text)
-    if delta.type == "thinking_delta":
-        return ThinkingDelta(delta=delta.thinking)
-    if delta.type == "input_json_delta" and block is not None:
-        block.json_parts.append(delta.partial_json)
-    return None
+def _is_missing_key(exc: Exception) -> bool:
+    # With no key in settings or ANTHROPIC_API_KEY, the SDK raises this before any request.
+    return isinstance(exc, TypeError) and "authentication method" in str(exc)
+
+
+@dataclass
+class _PendingTool:
+    id: str
+    name: str
+    json_parts: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _StreamState:
+    """Folds Messages stream events into ours; tool input JSON is joined per content block."""
+
+    tools: dict[int, _PendingTool] = field(default_factory=dict)
+    usage: Usage = field(default_factory=Usage)
+    reason: str = "end_turn"
+
+    def feed(self, event: RawMessageStreamEvent) -> list[StreamEvent]:
+        if event.type == "message_start":
+            self.usage = Usage(
+                input_tokens=_input_tokens(event.message.usage),
+                output_tokens=event.message.usage.output_tokens,
+            )
+        elif event.type == "content_block_start":
+            block = event.content_block
+            if block.type == "tool_use":
+                self.tools[event.index] = _PendingTool(block.id, block.name)
+        elif event.type == "content_block_delta":
+            return self._delta(event.index, event.delta)
+        elif event.type == "content_block_stop":
+            tool = self.tools.pop(event.index, None)
+            if tool is not None:
+                call = parse_tool_call(tool.id, tool.name, "".join(tool.json_parts))
+                return [ToolCallEvent(tool_call=call)]
+        elif event.type == "message_delta":
+            self.reason = event.delta.stop_reason or self.reason
+            self.usage.output_tokens = event.usage.output_tokens
+        return []
+
+    def _delta(self, index: int, delta: RawContentBlockDelta) -> list[StreamEvent]:
+        if delta.type == "text_delta":
+            return [TextDelta(delta=delta.text)]
+        if delta.type == "thinking_delta":
+            return [ThinkingDelta(delta=delta.thinking)]
+        if delta.type == "input_json_delta" and index in self.tools:
+            self.tools[index].json_parts.append(delta.partial_json)
+        return []
+
+
+def _input_tokens(usage: AnthropicUsage) -> int:
+    # Cached prompt tokens are reported apart; the model still read them.
+    cached = (usage.cache_creation_input_tokens or 0) + (usage.cache_read_input_tokens or 0)
+    return usage.input_tokens + cached

@@ -2,21 +2,26 @@
 
 Works with OpenAI, Ollama (`/v1`), vLLM, llama.cpp server and LM Studio.
 
-Retries with backoff on 429/5xx and connection errors happen in the SDK before any output.
-Some compatible servers refuse streaming when tools are present; then this provider falls back
-to one non-streaming request for that model, remembers it, and emits the same events.
+Retries (429, 5xx, connection errors, before any output) are done here, not by the SDK: a server
+that refuses tools with streaming answers with a 500, and that must fall back, not be retried.
+The fallback is one non-streaming request; the provider remembers the model and emits the same
+events either way.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import openai
-from openai import AsyncOpenAI
+from openai import AsyncOpenAI, AsyncStream
+from openai.types import CompletionUsage
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
+from openai.types.chat.chat_completion_chunk import ChoiceDelta
 
 from jarvis.common.i18n import Language
 from jarvis.model_layer.config import ModelSettings, StreamOptions
@@ -28,13 +33,24 @@ from jarvis.model_layer.events import (
     ThinkingDelta,
     ToolCallEvent,
 )
-from jarvis.model_layer.messages import AssistantMessage, LLMContext, Message, ToolSpec, Usage
+from jarvis.model_layer.messages import (
+    AssistantMessage,
+    LLMContext,
+    Message,
+    ToolCall,
+    ToolSpec,
+    Usage,
+)
 from jarvis.model_layer.provider import Provider
 from jarvis.model_layer.providers._common import (
     classify_sdk_error,
     parse_tool_call,
     provider_error,
 )
+
+_T = TypeVar("_T")
+_MAX_BACKOFF_SEC = 8.0
+_MAX_RETRY_AFTER_SEC = 60.0
 
 
 def to_openai_messages(ctx: LLMContext) -> list[dict[str, Any]]:
@@ -54,9 +70,13 @@ def _message(message: Message) -> dict[str, Any]:
 
 
 def _assistant(message: AssistantMessage) -> dict[str, Any]:
-    out: dict[str, Any] = {"role": "assistant", "content": message.content or None}
-    if message.tool_calls:
-        out["tool_calls"] = [
+    if not message.tool_calls:
+        return {"role": "assistant", "content": message.content}
+    # With tool calls and no text, the API wants `null` content, not "".
+    return {
+        "role": "assistant",
+        "content": message.content or None,
+        "tool_calls": [
             {
                 "id": call.id,
                 "type": "function",
@@ -66,8 +86,8 @@ def _assistant(message: AssistantMessage) -> dict[str, Any]:
                 },
             }
             for call in message.tool_calls
-        ]
-    return out
+        ],
+    }
 
 
 def to_openai_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
@@ -81,6 +101,7 @@ def to_openai_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
 
 
 def refuses_streaming_with_tools(error: openai.APIStatusError) -> bool:
+    """llama.cpp: 500 "Cannot use tools with stream"; vLLM and others: a 400 worded alike."""
     text = f"{error.message} {error.body}".lower()
     return error.status_code in (400, 422, 500, 501) and "stream" in text and "tool" in text
 
@@ -100,16 +121,17 @@ class OpenAIProvider(Provider):
         settings: ModelSettings,
         *,
         language: Language = "ko",
-        client: AsyncOpenAI | None = None,
+        retry_delay_sec: float = 0.5,
     ) -> None:
         self.settings = settings
         self.language = language
+        self._retry_delay_sec = retry_delay_sec
         key = settings.api_key.get_secret_value() if settings.api_key else "ollama"
-        self.client = client or AsyncOpenAI(
+        self.client = AsyncOpenAI(
             base_url=settings.base_url,
             api_key=key,
             timeout=settings.timeout_sec,
-            max_retries=settings.max_retries,
+            max_retries=0,  # `_with_retries` owns retrying (see the module docstring)
         )
         self._no_stream_with_tools: set[str] = set()
 
@@ -120,114 +142,110 @@ class OpenAIProvider(Provider):
     async def aclose(self) -> None:
         await self.client.close()
 
+    async def stream(
+        self, model: str, ctx: LLMContext, options: StreamOptions | None = None
+    ) -> AsyncIterator[StreamEvent]:
+        try:
+            async for event in self._events(model, ctx, options):
+                yield event
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a failed request; mid-stream failures are handled while reading
+            yield self._error(exc, model)
+
+    async def _events(
+        self, model: str, ctx: LLMContext, options: StreamOptions | None
+    ) -> AsyncIterator[StreamEvent]:
+        request = self._request(model, ctx, options)
+        chunks = None
+        if not (ctx.tools and model in self._no_stream_with_tools):
+            chunks = await self._open_stream(model, request)
+        if chunks is None:
+            completion = await self._with_retries(
+                lambda: self.client.chat.completions.create(**request)
+            )
+            for event in _completion_events(completion):
+                yield event
+            return
+        async for event in self._read_stream(chunks, model):
+            yield event
+
     def _request(
         self, model: str, ctx: LLMContext, options: StreamOptions | None
     ) -> dict[str, Any]:
         request: dict[str, Any] = {"model": model, "messages": to_openai_messages(ctx)}
         if ctx.tools:
             request["tools"] = to_openai_tools(ctx.tools)
-        temperature = (options and options.temperature) or self.settings.temperature
-        max_tokens = (options and options.max_tokens) or self.settings.max_tokens
+        options = options or StreamOptions()
+        temperature = _first_set(options.temperature, self.settings.temperature)
+        max_tokens = _first_set(options.max_tokens, self.settings.max_tokens)
         if temperature is not None:
             request["temperature"] = temperature
         if max_tokens is not None:
             request["max_tokens"] = max_tokens
         return request
 
-    async def stream(
-        self, model: str, ctx: LLMContext, options: StreamOptions | None = None
-    ) -> AsyncIterator[StreamEvent]:
-        request = self._request(model, ctx, options)
-        if ctx.tools and model in self._no_stream_with_tools:
-            async for event in self._complete(request):
-                yield event
-            return
+    async def _open_stream(
+        self, model: str, request: dict[str, Any]
+    ) -> AsyncStream[ChatCompletionChunk] | None:
+        """The streaming response, or None when the server refuses tools with streaming."""
         try:
-            response = await self.client.chat.completions.create(
-                **request, stream=True, stream_options={"include_usage": True}
+            return await self._with_retries(
+                lambda: self.client.chat.completions.create(
+                    **request, stream=True, stream_options={"include_usage": True}
+                )
             )
         except openai.APIStatusError as exc:
-            if ctx.tools and refuses_streaming_with_tools(exc):
-                self._no_stream_with_tools.add(model)
-                async for event in self._complete(request):
-                    yield event
-                return
-            yield self._error(exc)
-            return
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            yield self._error(exc)
-            return
-        async for event in self._read_stream(response):
-            yield event
+            if "tools" not in request or not refuses_streaming_with_tools(exc):
+                raise
+        self._no_stream_with_tools.add(model)
+        return None
 
-    async def _read_stream(self, response: Any) -> AsyncIterator[StreamEvent]:
+    async def _with_retries(self, call: Callable[[], Awaitable[_T]]) -> _T:
+        for attempt in range(self.settings.max_retries):
+            try:
+                return await call()
+            except Exception as exc:
+                if not _retryable(exc):
+                    raise
+                await asyncio.sleep(self._backoff_sec(attempt, exc))
+        return await call()
+
+    def _backoff_sec(self, attempt: int, exc: Exception) -> float:
+        """The server's Retry-After when it sends one, else exponential backoff with jitter."""
+        hinted = _retry_after_sec(exc)
+        if hinted is not None:
+            return hinted
+        delay = min(self._retry_delay_sec * 2.0**attempt, _MAX_BACKOFF_SEC)
+        return delay * (1 - 0.25 * random.random())
+
+    async def _read_stream(
+        self, chunks: AsyncStream[ChatCompletionChunk], model: str
+    ) -> AsyncIterator[StreamEvent]:
         calls: dict[int, _PendingCall] = {}
         usage = Usage()
         reason = "stop"
         try:
-            async for chunk in response:
-                if chunk.usage is not None:
-                    usage = Usage(
-                        input_tokens=chunk.usage.prompt_tokens or 0,
-                        output_tokens=chunk.usage.completion_tokens or 0,
-                    )
-                for choice in chunk.choices:
-                    for event in _delta_events(choice.delta, calls):
-                        yield event
-                    if choice.finish_reason:
-                        reason = choice.finish_reason
+            async with chunks:  # releases the connection when the consumer stops early
+                async for chunk in chunks:
+                    usage = _usage(chunk.usage) or usage
+                    for choice in chunk.choices:
+                        for event in _delta_events(choice.delta, calls):
+                            yield event
+                        reason = choice.finish_reason or reason
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # the connection broke mid-stream: keep what arrived
-            yield self._error(exc, mid_stream=True)
+        except Exception as exc:  # broke off mid-stream: what arrived stays, and no retry
+            yield self._error(exc, model, mid_stream=True)
             return
-        for index in sorted(calls):
-            pending = calls[index]
+        for index, pending in sorted(calls.items()):
+            call_id = pending.id or f"call_{index}"
             yield ToolCallEvent(
-                tool_call=parse_tool_call(
-                    pending.id or f"call_{index}", pending.name, "".join(pending.arguments)
-                )
+                tool_call=parse_tool_call(call_id, pending.name, "".join(pending.arguments))
             )
         yield Stop(reason=_stop_reason(reason, bool(calls)), usage=usage)
 
-    async def _complete(self, request: dict[str, Any]) -> AsyncIterator[StreamEvent]:
-        """The non-streaming fallback, emitting the same events as a stream would."""
-        try:
-            response = await self.client.chat.completions.create(**request)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            yield self._error(exc)
-            return
-        choice = response.choices[0]
-        reasoning = _reasoning(choice.message)
-        if reasoning:
-            yield ThinkingDelta(delta=reasoning)
-        if choice.message.content:
-            yield TextDelta(delta=choice.message.content)
-        tool_calls = choice.message.tool_calls or []
-        for index, call in enumerate(tool_calls):
-            function = getattr(call, "function", None)
-            yield ToolCallEvent(
-                tool_call=parse_tool_call(
-                    call.id or f"call_{index}",
-                    getattr(function, "name", ""),
-                    getattr(function, "arguments", "") or "",
-                )
-            )
-        usage = Usage()
-        if response.usage is not None:
-            usage = Usage(
-                input_tokens=response.usage.prompt_tokens or 0,
-                output_tokens=response.usage.completion_tokens or 0,
-            )
-        yield Stop(
-            reason=_stop_reason(choice.finish_reason or "stop", bool(tool_calls)), usage=usage
-        )
-
-    def _error(self, exc: Exception, *, mid_stream: bool = False) -> ProviderError:
+    def _error(self, exc: Exception, model: str, *, mid_stream: bool = False) -> ProviderError:
         kind, detail = classify_sdk_error(
             exc,
             status_error=openai.APIStatusError,
@@ -235,15 +253,31 @@ class OpenAIProvider(Provider):
             mid_stream=mid_stream,
         )
         return provider_error(
-            kind,
-            detail,
-            base_url=self.settings.base_url,
-            model=self.settings.model,
-            lang=self.language,
+            kind, detail, base_url=self.settings.base_url, model=model, lang=self.language
         )
 
 
-def _delta_events(delta: Any, calls: dict[int, _PendingCall]) -> list[StreamEvent]:
+def _retryable(exc: Exception) -> bool:
+    if isinstance(exc, openai.APIStatusError):
+        transient = exc.status_code == 429 or exc.status_code >= 500
+        return transient and not refuses_streaming_with_tools(exc)
+    return isinstance(exc, openai.APIConnectionError)
+
+
+def _retry_after_sec(exc: Exception) -> float | None:
+    if not isinstance(exc, openai.APIStatusError):
+        return None
+    for header, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        try:
+            seconds = float(exc.response.headers[header]) * scale
+        except (KeyError, ValueError):
+            continue
+        return max(0.0, min(seconds, _MAX_RETRY_AFTER_SEC))
+    return None
+
+
+def _delta_events(delta: ChoiceDelta, calls: dict[int, _PendingCall]) -> list[StreamEvent]:
+    """Text and thinking come out at once; tool-call fragments are collected by `index`."""
     events: list[StreamEvent] = []
     reasoning = _reasoning(delta)
     if reasoning:
@@ -260,6 +294,41 @@ def _delta_events(delta: Any, calls: dict[int, _PendingCall]) -> list[StreamEven
     return events
 
 
+def _completion_events(completion: ChatCompletion) -> list[StreamEvent]:
+    """A non-streaming answer as the events a stream of it would have produced."""
+    if not completion.choices:
+        raise ValueError("the server answered with no choices")
+    choice = completion.choices[0]
+    events: list[StreamEvent] = []
+    reasoning = _reasoning(choice.message)
+    if reasoning:
+        events.append(ThinkingDelta(delta=reasoning))
+    if choice.message.content:
+        events.append(TextDelta(delta=choice.message.content))
+    calls = [
+        _completed_call(index, call) for index, call in enumerate(choice.message.tool_calls or [])
+    ]
+    events.extend(ToolCallEvent(tool_call=call) for call in calls)
+    usage = _usage(completion.usage) or Usage()
+    # Lenient servers send no finish_reason; the SDK does not validate it.
+    reason = _stop_reason(choice.finish_reason or "stop", bool(calls))
+    events.append(Stop(reason=reason, usage=usage))
+    return events
+
+
+def _completed_call(index: int, call: Any) -> ToolCall:
+    # `call` is a function or a custom tool call; only function calls carry JSON arguments.
+    function = getattr(call, "function", None)
+    name = getattr(function, "name", "") or ""
+    return parse_tool_call(call.id or f"call_{index}", name, getattr(function, "arguments", ""))
+
+
+def _usage(usage: CompletionUsage | None) -> Usage | None:
+    if usage is None:
+        return None
+    return Usage(input_tokens=usage.prompt_tokens or 0, output_tokens=usage.completion_tokens or 0)
+
+
 def _reasoning(obj: Any) -> str:
     """Servers put thinking in `reasoning_content` (vLLM, DeepSeek) or `reasoning` (Ollama)."""
     extra = getattr(obj, "model_extra", None) or {}
@@ -268,4 +337,8 @@ def _reasoning(obj: Any) -> str:
 
 
 def _stop_reason(reason: str, has_calls: bool) -> str:
-    return "tool_use" if has_calls or reason == "tool_calls" else reason
+    return "tool_use" if has_calls or reason in ("tool_calls", "function_call") else reason
+
+
+def _first_set(*values: _T | None) -> _T | None:
+    return next((v for v in values if v is not None), None)
