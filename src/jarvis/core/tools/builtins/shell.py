@@ -80,6 +80,8 @@ class BashTool(BuiltinTool):
         timeout = min(timeout, self._max_timeout)
         if not env.workspace.is_dir():
             return failure(f"the workspace {env.workspace} is not a directory")
+        if env.call.abort.is_set():  # the turn is already stopped: never start the command
+            return _report(_Run(exit_code=None, stopped="aborted", stdout="", stderr=""), timeout)
         run = await self._execute(command, env.workspace, timeout, env.call.abort)
         return _report(run, timeout)
 
