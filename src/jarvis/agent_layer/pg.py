@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar, Self
+
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
@@ -25,3 +27,25 @@ async def open_pool(pool: AsyncConnectionPool, schema: str) -> None:
         # on the catalog); one lock makes the schema step run one process at a time.
         await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
         await conn.execute(schema)  # idempotent: CREATE … IF NOT EXISTS only
+
+
+class PoolBacked:
+    """The connect / open / close part every PostgreSQL store shares."""
+
+    schema: ClassVar[str] = ""
+    max_size: ClassVar[int] = 4
+
+    def __init__(self, pool: AsyncConnectionPool) -> None:
+        self.pool = pool
+
+    @classmethod
+    async def connect(cls, dsn: str) -> Self:
+        store = cls(lazy_pool(dsn, max_size=cls.max_size))
+        await store.open()
+        return store
+
+    async def open(self) -> None:
+        await open_pool(self.pool, self.schema)
+
+    async def aclose(self) -> None:
+        await self.pool.close()

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from psycopg.types.json import Jsonb
-from psycopg_pool import AsyncConnectionPool
 
 from jarvis.agent_layer.openloop.openloop_types import OpenLoop
 from jarvis.agent_layer.openloop.store import OpenLoopStore
-from jarvis.agent_layer.pg import lazy_pool, open_pool
+from jarvis.agent_layer.pg import PoolBacked
 
 # idempotent: safe to run at every start.
 SCHEMA = """
@@ -31,21 +30,9 @@ ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, updated_ms = EXCLUDED.u
 """
 
 
-class PostgresOpenLoopStore(OpenLoopStore):
-    def __init__(self, pool: AsyncConnectionPool) -> None:
-        self.pool = pool
-
-    @classmethod
-    async def connect(cls, dsn: str) -> PostgresOpenLoopStore:
-        store = cls(lazy_pool(dsn, max_size=4))
-        await store.open()
-        return store
-
-    async def open(self) -> None:
-        await open_pool(self.pool, SCHEMA)
-
-    async def aclose(self) -> None:
-        await self.pool.close()
+class PostgresOpenLoopStore(PoolBacked, OpenLoopStore):
+    schema = SCHEMA
+    max_size = 4
 
     async def save(self, loops: list[OpenLoop]) -> None:
         if not loops:

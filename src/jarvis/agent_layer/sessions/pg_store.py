@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from psycopg.types.json import Jsonb
-from psycopg_pool import AsyncConnectionPool
 
-from jarvis.agent_layer.pg import lazy_pool, open_pool
+from jarvis.agent_layer.pg import PoolBacked
 from jarvis.agent_layer.sessions.base import (
     MESSAGE_ADAPTER,
     SessionEntry,
@@ -38,21 +37,9 @@ CREATE INDEX IF NOT EXISTS jarvis_entries_turn ON jarvis_entries (session_id, tu
 _COLUMNS = "id, agent_id, user_id, created_ms, updated_ms, title, turns"
 
 
-class PostgresSessionStore(SessionStore):
-    def __init__(self, pool: AsyncConnectionPool) -> None:
-        self.pool = pool
-
-    @classmethod
-    async def connect(cls, dsn: str) -> PostgresSessionStore:
-        store = cls(lazy_pool(dsn, max_size=8))
-        await store.open()
-        return store
-
-    async def open(self) -> None:
-        await open_pool(self.pool, SCHEMA)
-
-    async def aclose(self) -> None:
-        await self.pool.close()
+class PostgresSessionStore(PoolBacked, SessionStore):
+    schema = SCHEMA
+    max_size = 8
 
     async def create(self, info: SessionInfo) -> None:
         async with self.pool.connection() as conn:
