@@ -155,27 +155,3 @@ async def test_a_broken_tool_file_is_reported_in_activity(browser: Browser, tmp_
             await asyncio.sleep(0.02)
         page = await open_hud(browser, server.url)
         await expect(page.locator("#activity li.bad")).to_contain_text("broken.py")
-
-
-async def test_two_processes_modal_on_b_answer_unblocks_a(browser: Browser, tmp_path: Path) -> None:
-    from tests.integration.scaleout.test_two_processes import bash as pg_bash
-    from tests.integration.scaleout.test_two_processes import healthy, serve
-    from tests.support.live_server import Tab
-    from tests.support.postgres import postgres_dsn
-
-    async for dsn in postgres_dsn():
-        with (
-            serve(tmp_path / "a", dsn, [pg_bash("echo crossed"), "done"]) as (a, _),
-            serve(tmp_path / "b", dsn, ["unused"]) as (b, _),
-        ):
-            await asyncio.gather(healthy(a), healthy(b))
-            tab_a = await Tab.open(f"ws://{a}/ws")
-            session = (await tab_a.next("session"))["session"]["id"]
-            page = await open_hud(browser, f"http://{b}/?session={session}")
-            await tab_a.send(type="prompt", text="run")
-            await expect(page.locator("#modal")).to_be_visible(timeout=10_000)
-            await page.click("#modal-buttons button[data-answer=allow]")
-            await expect(page.locator("#modal")).to_be_hidden()
-            end = await tab_a.next("tool_execution_end")
-            assert "crossed" in end["result_preview"]
-            await tab_a.close()

@@ -64,8 +64,9 @@ def live_server(
         settings.setdefault("openloop", {"enabled": False})
     else:
         judge_path = write_script(home / "judge.yaml", judge)
-        settings.setdefault("openloop", {"model": {"provider": "faux", "model": "judge",
-                                                   "script": str(judge_path)}})
+        settings.setdefault(
+            "openloop", {"model": {"provider": "faux", "model": "judge", "script": str(judge_path)}}
+        )
     config = Settings(home=home, workspace=home, model=model, **settings)
     server = LiveServer(build_app(config))
     server.start()

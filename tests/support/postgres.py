@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from collections.abc import AsyncIterator
@@ -12,21 +13,31 @@ import pytest
 DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/test"
 
 
+@contextlib.asynccontextmanager
+async def scratch_schema(dsn: str, prefix: str = "jarvis_test") -> AsyncIterator[str]:
+    """A DSN whose search_path is a fresh schema, dropped afterwards."""
+    schema = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    async with await psycopg.AsyncConnection.connect(
+        dsn, autocommit=True, connect_timeout=3
+    ) as admin:
+        await admin.execute(f'CREATE SCHEMA "{schema}"')
+        sep = "&" if "?" in dsn else "?"
+        try:
+            yield f"{dsn}{sep}options=-csearch_path%3D{schema}"
+        finally:
+            await admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
 async def postgres_dsn() -> AsyncIterator[str]:
-    """Yield a DSN whose search_path is a fresh schema, dropped afterwards."""
+    """Yield a fresh schema's DSN; skip (or fail, when CI=true) without PostgreSQL."""
     dsn = os.environ.get("JARVIS_TEST_POSTGRES_DSN", DEFAULT_DSN)
     try:
-        admin = await psycopg.AsyncConnection.connect(dsn, autocommit=True, connect_timeout=3)
+        probe = await psycopg.AsyncConnection.connect(dsn, connect_timeout=3)
     except psycopg.OperationalError as exc:
         reason = f"PostgreSQL not reachable at {dsn} ({exc.__class__.__name__})"
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI needs PostgreSQL: {reason}")
         pytest.skip(reason)
-    schema = f"jarvis_test_{uuid.uuid4().hex[:12]}"
-    await admin.execute(f'CREATE SCHEMA "{schema}"')
-    sep = "&" if "?" in dsn else "?"
-    try:
-        yield f"{dsn}{sep}options=-csearch_path%3D{schema}"
-    finally:
-        await admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
-        await admin.close()
+    await probe.close()
+    async with scratch_schema(dsn) as scratch:
+        yield scratch

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 from zoneinfo import ZoneInfo
 
 import psycopg
@@ -27,12 +28,14 @@ from jarvis.common.logging import get_logger
 from jarvis.core.approvals.audit import AuditLog, JsonlAuditLog
 from jarvis.core.approvals.channel import ChannelRegistry
 from jarvis.core.approvals.pending import MemoryPendingStore, PendingApprovalStore
+from jarvis.core.approvals.pg_audit import PostgresAuditLog
 from jarvis.core.approvals.pg_pending import PostgresPendingStore
 from jarvis.core.approvals.service import ApprovalService
 from jarvis.core.extensions import SkillRegistry
 from jarvis.core.mcp import MCPManager
 from jarvis.core.plugins import PluginHost
 from jarvis.core.policy.gate import Gate
+from jarvis.core.policy.pg_rule_store import PostgresRuleStore
 from jarvis.core.policy.rule_store import RuleStore
 from jarvis.core.policy.sandbox import Sandbox
 from jarvis.core.tools.builtins import builtin_tools
@@ -44,6 +47,12 @@ from jarvis.model_layer.provider import Provider, ProviderRegistry
 from jarvis.model_layer.providers.registry_defaults import default_provider_registry
 
 _log = get_logger("jarvis.app")
+
+
+class Store(Protocol):
+    async def open(self) -> None: ...
+
+    async def aclose(self) -> None: ...
 
 
 @dataclass
@@ -85,17 +94,34 @@ class AppAssembly:
         """Several processes share this deployment's state (PostgreSQL)."""
         return self.settings.storage.backend == "postgres"
 
-    async def start(self) -> None:
-        """Connect what lives outside the process: the database (a failure stops start-up),
-        then MCP servers (failures are reported, not raised)."""
+    def _stores(self) -> tuple[Store, ...]:
+        return (
+            self.session_store,
+            self.openloops.store,
+            self.pending,
+            self.rules,
+            self.audit,
+        )
+
+    async def open_storage(self) -> None:
+        """Connect the stores (the database, on the postgres backend); a failure is one line."""
         try:
-            for store in (self.session_store, self.openloops.store, self.pending):
+            for store in self._stores():
                 await store.open()
         except (OSError, psycopg.Error, TimeoutError) as exc:
             first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc)
             raise SettingsError(
                 f"JARVIS_STORAGE__POSTGRES_DSN: cannot use the database: {first_line}"
             ) from None
+
+    async def close_storage(self) -> None:
+        for store in self._stores():
+            await store.aclose()
+
+    async def start(self) -> None:
+        """Connect what lives outside the process: the database (a failure stops start-up),
+        then MCP servers (failures are reported, not raised)."""
+        await self.open_storage()
         if isinstance(self.pending, PostgresPendingStore):
             expired = await self.pending.expire_dead_owners()
             if expired:
@@ -115,11 +141,9 @@ class AppAssembly:
         await self.extensions.stop()
         await self.config_watcher.stop()
         await self.mcp.aclose()
-        await self.openloops.store.aclose()
-        await self.pending.aclose()
         for provider in self._provider_cache.values():
             await provider.aclose()
-        await self.session_store.aclose()
+        await self.close_storage()
 
 
 class InfraBuilder:
@@ -152,6 +176,18 @@ class InfraBuilder:
             return PostgresPendingStore(lazy_pool(self._dsn), self._dsn)
         return MemoryPendingStore()
 
+    def rule_store(self) -> RuleStore:
+        if self._dsn:
+            return PostgresRuleStore(lazy_pool(self._dsn), self.settings.home, self.clock)
+        return RuleStore(self.settings.home, self.clock)
+
+    def audit_log(self) -> AuditLog:
+        if self._dsn:
+            return PostgresAuditLog(lazy_pool(self._dsn))
+        if self.settings.storage.backend == "memory":
+            return AuditLog()
+        return JsonlAuditLog(self.settings.home / "audit.jsonl")
+
     def tool_registry(self) -> ToolRegistry:
         registry = ToolRegistry()
         registry.register_all(builtin_tools(self.settings.tools))
@@ -160,8 +196,8 @@ class InfraBuilder:
     def build(self) -> AppAssembly:
         settings = self.settings
         settings.home.mkdir(parents=True, exist_ok=True)
-        rules = RuleStore(settings.home)
-        audit = JsonlAuditLog(settings.home / "audit.jsonl")
+        rules = self.rule_store()
+        audit = self.audit_log()
         pending = self.pending_store()
         channels = ChannelRegistry()
         plugins = PluginHost()

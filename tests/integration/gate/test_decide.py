@@ -183,7 +183,7 @@ async def test_stale_rule_stops_applying_until_granted_again(tmp_path: Path) -> 
     agent_rules = "rules:\n  - {tool: bash, pattern: ls, fingerprint: 0000aaaa0000aaaa}\n"
     sandbox, _human = make(tmp_path, ["deny"], agent_rules=agent_rules)
     assert (await decide(sandbox, "bash", command="ls")).reason == "user_deny"
-    (rule,) = sandbox.rules.list_all()["approvals/main.yaml"]
+    (rule,) = (await sandbox.rules.list_all())["approvals/main.yaml"]
     assert sandbox.is_stale(rule, TOOLS["bash"], "local")
 
 
@@ -350,6 +350,7 @@ async def test_gate_refusals_carry_denials_only_for_humans_and_timeouts(tmp_path
     assert denied.refusal.denial == "user_deny" and "approval_denied" in denied.refusal.content
     assert timed_out.refusal.denial == "timeout"
     assert dangerous.refusal.denial is None and "dangerous_commands" in dangerous.refusal.content
-    reasons = [(r.outcome, r.reason) for r in gate.audit.read()]
+    records = await gate.audit.query()
+    reasons = [(r.outcome, r.reason) for r in records]
     assert reasons == [("deny", "user_deny"), ("timeout", "timeout"), ("block", "dangerous")]
-    assert all("ls" not in r.model_dump_json() for r in gate.audit.read())  # no argument bodies
+    assert all("ls" not in r.model_dump_json() for r in records)  # no argument bodies

@@ -16,9 +16,11 @@ PROMISE = "내일 오후 3시까지 분기 보고서 초안을 팀장님께 보�
 RESTATED = "분기 보고서 초안 팀장님께 보내야 하는 거 기억해 줘"
 CANCEL = "보고서는 취소됐어, 안 챙겨도 돼"
 # The judge, as small models do, drops the due date and misses the cancellation.
-JUDGE = ["분기 보고서 초안을 팀장님께 보내기 (근거: 분기 보고서 초안을 팀장님께 보내야 해)",
-         "분기 보고서 초안을 팀장님께 보내기 (근거: 분기 보고서 초안 팀장님께 보내야)",
-         "없음"]
+JUDGE = [
+    "분기 보고서 초안을 팀장님께 보내기 (근거: 분기 보고서 초안을 팀장님께 보내야 해)",
+    "분기 보고서 초안을 팀장님께 보내기 (근거: 분기 보고서 초안 팀장님께 보내야)",
+    "없음",
+]
 
 
 async def turn(tab: Tab, text: str) -> list[dict[str, Any]]:
@@ -43,8 +45,9 @@ async def settle(server: LiveServer, http: httpx.AsyncClient, want: int) -> dict
 
 
 async def test_a_promise_is_kept_merged_and_cancelled(tmp_path: Path) -> None:
-    with live_server(tmp_path, ["알겠습니다.", "네, 기억하고 있어요.", "알겠습니다, 뺄게요."],
-                     judge=JUDGE) as server:
+    with live_server(
+        tmp_path, ["알겠습니다.", "네, 기억하고 있어요.", "알겠습니다, 뺄게요."], judge=JUDGE
+    ) as server:
         tab = await Tab.open(server.ws_url())
         await tab.next("session")
         async with httpx.AsyncClient(base_url=server.url) as http:
@@ -68,8 +71,9 @@ async def test_a_promise_is_kept_merged_and_cancelled(tmp_path: Path) -> None:
             revived = await http.post(f"/api/openloops/{loop['id']}", json={"status": "open"})
             assert revived.status_code == 200
             assert [v["id"] for v in (await agenda(http))["open"]] == [loop["id"]]
-            assert (await http.post("/api/openloops/nope", json={"status": "done"})).status_code \
-                == 404
+            assert (
+                await http.post("/api/openloops/nope", json={"status": "done"})
+            ).status_code == 404
             bad = await http.post(f"/api/openloops/{loop['id']}", json={"status": "later"})
             assert bad.status_code == 422
             await tab.send(type="command", text="/openloop")

@@ -52,15 +52,34 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
 
 SCOPE = LoopScope(agent_id="main", user_id="u", session_id="s1")
 CONVERSATION: list[tuple[str, JudgeFrame]] = [
-    ("내일 오후 3시까지 분기 보고서 초안을 팀장님께 보내야 해",
-     JudgeFrame(new=[CandidateLoop(description="분기 보고서 초안을 팀장님께 보내기",
-                                   evidence="분기 보고서 초안을 팀장님께 보내야 해")])),
-    ("아 그리고 분기 보고서 초안을 팀장님께 보내야 하는 거 잊지 마",
-     JudgeFrame(new=[CandidateLoop(description="분기 보고서 초안을 팀장님께 보내기",
-                                   evidence="분기 보고서 초안을 팀장님께 보내야")])),
-    ("금요일까지 세금 신고서 제출해야 해",
-     JudgeFrame(new=[CandidateLoop(description="세금 신고서 제출",
-                                   evidence="세금 신고서 제출해야 해")])),
+    (
+        "내일 오후 3시까지 분기 보고서 초안을 팀장님께 보내야 해",
+        JudgeFrame(
+            new=[
+                CandidateLoop(
+                    description="분기 보고서 초안을 팀장님께 보내기",
+                    evidence="분기 보고서 초안을 팀장님께 보내야 해",
+                )
+            ]
+        ),
+    ),
+    (
+        "아 그리고 분기 보고서 초안을 팀장님께 보내야 하는 거 잊지 마",
+        JudgeFrame(
+            new=[
+                CandidateLoop(
+                    description="분기 보고서 초안을 팀장님께 보내기",
+                    evidence="분기 보고서 초안을 팀장님께 보내야",
+                )
+            ]
+        ),
+    ),
+    (
+        "금요일까지 세금 신고서 제출해야 해",
+        JudgeFrame(
+            new=[CandidateLoop(description="세금 신고서 제출", evidence="세금 신고서 제출해야 해")]
+        ),
+    ),
     ("보고서는 취소됐어, 안 챙겨도 돼", JudgeFrame()),
 ]
 

@@ -3,89 +3,23 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
 import signal
-import socket
-import subprocess
-import sys
-from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager
 from pathlib import Path
+from unittest.mock import ANY
 
 import httpx
 import psycopg
-import pytest
-from ruamel.yaml import YAML
 
 from tests.support.live_server import Tab
-from tests.support.postgres import postgres_dsn
-
-JARVIS = shutil.which("jarvis") or str(Path(sys.executable).parent / "jarvis")
+from tests.support.processes import bash, healthy, serve
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@pytest.fixture
-async def dsn() -> AsyncIterator[str]:
-    async for value in postgres_dsn():
-        yield value
-
-
-@contextmanager
-def serve(
-    home: Path, dsn: str, script: list[object]
-) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    home.mkdir(parents=True, exist_ok=True)
-    YAML(typ="safe").dump(script, (home / "script.yaml").open("w", encoding="utf-8"))
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
-    env.update(
-        JARVIS_HOME=str(home),
-        JARVIS_WORKSPACE=str(home),
-        JARVIS_STORAGE__BACKEND="postgres",
-        JARVIS_STORAGE__POSTGRES_DSN=dsn,
-        JARVIS_MODEL__PROVIDER="faux",
-        JARVIS_MODEL__SCRIPT=str(home / "script.yaml"),
-        JARVIS_OPENLOOP__ENABLED="false",
-    )
-    log = (home / "serve.log").open("a", encoding="utf-8")  # a file: a pipe nobody reads fills up
-    process = subprocess.Popen(
-        [JARVIS, "serve", "--port", str(port)],
-        env=env,
-        text=True,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        yield f"127.0.0.1:{port}", process
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-        log.close()
-
-
-async def healthy(address: str) -> None:
-    async with httpx.AsyncClient() as http, asyncio.timeout(30):
-        while True:
-            try:
-                if (await http.get(f"http://{address}/api/health")).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            await asyncio.sleep(0.1)
-
-
-def bash(command: str) -> dict[str, object]:
-    return {"tool_calls": [{"name": "bash", "arguments": {"command": command}}]}
+async def status_of(dsn: str, item_id: str) -> tuple[object, ...] | None:
+    async with await psycopg.AsyncConnection.connect(dsn) as conn:
+        cursor = await conn.execute(
+            "SELECT status FROM jarvis_pending_approvals WHERE id = %s", (item_id,)
+        )
+        return await cursor.fetchone()
 
 
 async def test_a_turn_in_a_asks_a_tab_on_b_and_the_answer_to_b_unblocks_a(
@@ -120,36 +54,42 @@ async def test_a_turn_in_a_asks_a_tab_on_b_and_the_answer_to_b_unblocks_a(
         await tab_b.close()
 
 
-async def test_a_process_killed_while_waiting_leaves_nothing_pending(
+async def test_a_process_killed_while_waiting_keeps_the_history_and_leaves_nothing_pending(
     tmp_path: Path, dsn: str
 ) -> None:
     home = tmp_path / "a"
-    with serve(home, dsn, [bash("make deploy")]) as (a, process):
+    with serve(home, dsn, ["first answer", bash("make deploy")]) as (a, process):
         await healthy(a)
         tab = await Tab.open(f"ws://{a}/ws")
         session = (await tab.next("session"))["session"]["id"]
+        await tab.send(type="prompt", text="hello")
+        assert (await tab.next("agent_end"))["ended_by"] == "answer"
         await tab.send(type="prompt", text="deploy it")
         request = await tab.next("approval_request")
         process.send_signal(signal.SIGKILL)
         process.wait(10)
-    async with await psycopg.AsyncConnection.connect(dsn) as conn:
-        row = await (
-            await conn.execute(
-                "SELECT status FROM jarvis_pending_approvals WHERE id = %s", (request["id"],)
-            )
-        ).fetchone()
-        assert row == ("pending",)
+    assert await status_of(dsn, request["id"]) == ("pending",)  # nobody left to expire it
     with serve(home, dsn, ["after restart"]) as (again, _):
-        await healthy(again)
-        async with await psycopg.AsyncConnection.connect(dsn) as conn:
-            row = await (
-                await conn.execute(
-                    "SELECT status FROM jarvis_pending_approvals WHERE id = %s", (request["id"],)
-                )
-            ).fetchone()
-        assert row == ("timeout",)
+        await healthy(again)  # start-up expires the rows of dead owners on this host
+        assert await status_of(dsn, request["id"]) == ("timeout",)
         async with httpx.AsyncClient() as http:
             history = (await http.get(f"http://{again}/api/sessions/{session}/history")).json()
-        assert [e["message"]["content"] for e in history] == []  # the turn never finished
-        sessions = (await httpx.AsyncClient().get(f"http://{again}/api/sessions")).json()
-        assert [s["id"] for s in sessions] == [session]
+            sessions = (await http.get(f"http://{again}/api/sessions")).json()
+    # The finished turn is intact; the killed one (recorded only at its end) left nothing.
+    assert history == [
+        {"turn": 1, "ts_ms": ANY, "message": {"role": "user", "content": "hello"}},
+        {
+            "turn": 1,
+            "ts_ms": ANY,
+            "message": {
+                "role": "assistant",
+                "content": "first answer",
+                "thinking": "",
+                "tool_calls": [],
+                "usage": ANY,
+                "stop_reason": "stop",
+            },
+        },
+    ]
+    assert history[0]["ts_ms"] == history[1]["ts_ms"] > 0  # one append per turn
+    assert [(s["id"], s["turns"], s["title"]) for s in sessions] == [(session, 1, "hello")]

@@ -1,9 +1,15 @@
-"""The audit log: one line per gate decision, never argument bodies."""
+"""The audit log: one line per gate decision, never argument bodies.
+
+API (async): `append(record)`; `query(limit=…, user=…, tool=…, outcome=…, session=…)` → the
+newest `limit` matching records, oldest first. `AuditLog` keeps them in memory (tests),
+`JsonlAuditLog` in `audit.jsonl` (the embedded default), `PostgresAuditLog` in `jarvis_audit`.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -11,6 +17,8 @@ from pydantic import BaseModel
 from jarvis.common.logging import get_logger
 
 _log = get_logger("jarvis.audit")
+
+FILTERS = ("user", "agent", "session", "tool", "outcome")
 
 
 class AuditRecord(BaseModel):
@@ -27,16 +35,25 @@ class AuditRecord(BaseModel):
 
 
 class AuditLog:
-    """Base class: a list in memory (tests); `JsonlAuditLog` is the embedded default."""
+    """Base class: a list in memory."""
 
     def __init__(self) -> None:
         self.records: list[AuditRecord] = []
 
-    def append(self, record: AuditRecord) -> None:
+    async def open(self) -> None:
+        """Nothing to connect."""
+
+    async def aclose(self) -> None:
+        """Nothing to close."""
+
+    async def append(self, record: AuditRecord) -> None:
         self.records.append(record)
 
-    def read(self) -> Iterator[AuditRecord]:
-        return iter(list(self.records))
+    async def query(self, *, limit: int = 200, **filters: str | None) -> list[AuditRecord]:
+        return newest(self._all(), limit, filters)
+
+    def _all(self) -> Iterable[AuditRecord]:
+        return list(self.records)
 
 
 class JsonlAuditLog(AuditLog):
@@ -46,12 +63,17 @@ class JsonlAuditLog(AuditLog):
         super().__init__()
         self.path = path
 
-    def append(self, record: AuditRecord) -> None:
+    async def append(self, record: AuditRecord) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(record.model_dump_json() + "\n")
+        line = (record.model_dump_json() + "\n").encode()
+        with self.path.open("ab+") as handle:
+            if handle.tell() > 0:
+                handle.seek(-1, 2)
+                if handle.read(1) != b"\n":  # a line torn by a crash: don't glue onto it
+                    line = b"\n" + line
+            handle.write(line)
 
-    def read(self) -> Iterator[AuditRecord]:
+    def _all(self) -> Iterator[AuditRecord]:
         if not self.path.exists():
             return
         with self.path.open(encoding="utf-8") as handle:
@@ -62,8 +84,21 @@ class JsonlAuditLog(AuditLog):
                     _log.warning("%s:%d: skipped an unreadable audit line", self.path, number)
 
 
-def matches(record: AuditRecord, **filters: str | None) -> bool:
-    """True when every given filter equals the record's field (None filters are ignored)."""
-    return all(
-        value is None or str(getattr(record, key)) == value for key, value in filters.items()
-    )
+def newest(
+    records: Iterable[AuditRecord], limit: int, filters: dict[str, str | None]
+) -> list[AuditRecord]:
+    """The last `limit` records whose fields equal every given filter."""
+    wanted = given_filters(filters)
+    kept: deque[AuditRecord] = deque(maxlen=max(limit, 0))
+    for record in records:
+        if all(str(getattr(record, key)) == value for key, value in wanted.items()):
+            kept.append(record)
+    return list(kept)
+
+
+def given_filters(filters: dict[str, str | None]) -> dict[str, str]:
+    """The filters that were given (None means any); an unknown name is a caller's bug."""
+    unknown = set(filters) - set(FILTERS)
+    if unknown:
+        raise ValueError(f"unknown audit filter(s): {', '.join(sorted(unknown))}")
+    return {key: value for key, value in filters.items() if value is not None}

@@ -26,7 +26,7 @@ class Gate:
         except Exception as exc:  # a broken gate never lets a call through
             _log.exception("the gate failed on %s", tool.name)
             decision = Decision("block", "policy_unavailable", detail=str(exc))
-        self.audit.append(
+        await self._audit(
             AuditRecord(
                 ts_ms=self.sandbox.clock.now_ms(),
                 user=ctx.user_id,
@@ -43,6 +43,14 @@ class Gate:
         if decision.allowed:
             return GateVerdict(decision.as_dict())
         return GateVerdict(decision.as_dict(), self._refusal(tool.name, decision))
+
+    async def _audit(self, record: AuditRecord) -> None:
+        # The decision stands without its line: a full disk or a database blip must not
+        # refuse (or allow) calls; the failure is logged where operators look.
+        try:
+            await self.audit.append(record)
+        except Exception:
+            _log.exception("audit line not written: %s", record.model_dump_json())
 
     async def after_call(
         self, tool: Tool, call: ToolCall, result: ToolResult, ctx: ToolCallContext

@@ -1,6 +1,7 @@
 """Rule files: the shared hand-edited `approvals.yaml` and per-agent `approvals/<agent_id>.yaml`.
 
-API (`RuleStore(home, clock=None)`, thread-safe):
+API (`RuleStore(home, clock=None)`, async, thread-safe; `PostgresRuleStore` keeps it with the
+per-agent rules in the database):
 - `rules_for(agent_id) -> RuleSet`: shared rules then the agent's, compiled. Every call
   re-stats both files (mtime_ns, size, inode) and re-reads only a changed one, so an edited,
   added or deleted rule applies on the next call; the compiled set is cached until then.
@@ -71,59 +72,99 @@ class _File:
 
 
 class RuleStore:
+    """The rule files. The async API is the seam `PostgresRuleStore` keeps: it moves the
+    per-agent half into the database and leaves the shared hand-edited file here."""
+
     def __init__(self, home: Path, clock: Clock | None = None) -> None:
         self._home = home
         self._clock = clock or SystemClock()
         self._files: dict[str, _File] = {}
-        self._sets: dict[str, tuple[tuple[int, int], RuleSet]] = {}
+        self._sets: dict[str, tuple[tuple[object, ...], RuleSet]] = {}
         self._lock = threading.RLock()
 
-    def rules_for(self, agent_id: str) -> RuleSet:
+    async def open(self) -> None:
+        """Nothing to connect for files."""
+
+    async def aclose(self) -> None:
+        """Nothing to close for files."""
+
+    async def rules_for(self, agent_id: str) -> RuleSet:
+        own_version, own = await self._agent_rules(agent_id)
         with self._lock:
-            shared, own = self._fresh(SHARED_FILE), self._fresh(_agent_origin(agent_id))
-            version = (shared.generation, own.generation)
+            shared = self._fresh(SHARED_FILE)
+            version = (shared.generation, own_version)
             cached = self._sets.get(agent_id)
             if cached is None or cached[0] != version:
-                cached = (version, RuleSet((*shared.rules, *own.rules)))
+                cached = (version, RuleSet((*shared.rules, *own)))
                 self._sets[agent_id] = cached
             return cached[1]
 
-    def add_rule(self, agent_id: str, rule: Rule) -> bool:
+    async def add_rule(self, agent_id: str, rule: Rule) -> bool:
+        _, own = await self._agent_rules(agent_id)
         with self._lock:
-            shared, own = self._fresh(SHARED_FILE), self._fresh(_agent_origin(agent_id))
-            _refuse_broken(own)
-            now = self._clock.now_ms()
-            if any(_equivalent(old, rule, now) for old in (*shared.rules, *own.rules)):
-                return False
-            with _editing(own):
-                self._write(own, _appended(_read(own.path), rule))
-            return True
+            shared = self._fresh(SHARED_FILE).rules
+        now = self._clock.now_ms()
+        if any(_equivalent(old, rule, now) for old in (*shared, *own)):
+            return False
+        await self._append(agent_id, rule)
+        return True
 
-    def revoke(self, agent_id: str, tool: str, pattern: str, *, shared: bool = False) -> int:
+    async def revoke(self, agent_id: str, tool: str, pattern: str, *, shared: bool = False) -> int:
         probe = Rule(tool=tool, pattern=pattern)  # a bad pattern raises ValueError
-        origin = _agent_origin(agent_id)
-        with self._lock:
-            entry = self._fresh(SHARED_FILE if shared else origin)
-            _refuse_broken(entry)
-            with _editing(entry):
-                text = _read(entry.path)
-                rules = _parse(text, entry.origin)
-                doomed = {i for i, rule in enumerate(rules) if _same_target(rule, probe)}
-                if doomed:
-                    self._write(entry, _without(text, rules, doomed))
-            return len(doomed)
+        if shared:
+            return self._revoke_in_file(SHARED_FILE, probe)
+        return await self._revoke_own(validate_agent_id(agent_id), probe)
 
-    def list_all(self) -> dict[str, list[Rule]]:
+    async def list_all(self) -> dict[str, list[Rule]]:
         with self._lock:
-            found = {SHARED_FILE: list(self._fresh(SHARED_FILE).rules)}
-            for origin in self._agent_origins():
-                found[origin] = list(self._fresh(origin).rules)
-            return found
+            shared = list(self._fresh(SHARED_FILE).rules)
+        return {SHARED_FILE: shared, **await self._listing()}
+
+    def agent_of(self, origin: str) -> str | None:
+        """The agent an origin of `list_all` belongs to; None for the shared file."""
+        prefix = f"{AGENT_DIR}/"
+        return (
+            origin.removeprefix(prefix).removesuffix(".yaml") if origin.startswith(prefix) else None
+        )
 
     def errors(self) -> list[str]:
         with self._lock:
             origins = dict.fromkeys([SHARED_FILE, *self._agent_origins(), *self._files])
             return [error for origin in origins if (error := self._fresh(origin).error)]
+
+    # the per-agent half: files here, rows in PostgresRuleStore
+
+    async def _agent_rules(self, agent_id: str) -> tuple[object, tuple[Rule, ...]]:
+        """The agent's rules and a version that changes whenever they do."""
+        with self._lock:
+            own = self._fresh(_agent_origin(agent_id))
+            return own.generation, own.rules
+
+    async def _append(self, agent_id: str, rule: Rule) -> None:
+        with self._lock:
+            own = self._fresh(_agent_origin(agent_id))
+            _refuse_broken(own)
+            with _editing(own):
+                self._write(own, _appended(_read(own.path), rule))
+
+    async def _revoke_own(self, agent_id: str, probe: Rule) -> int:
+        return self._revoke_in_file(_agent_origin(agent_id), probe)
+
+    async def _listing(self) -> dict[str, list[Rule]]:
+        with self._lock:
+            return {origin: list(self._fresh(origin).rules) for origin in self._agent_origins()}
+
+    def _revoke_in_file(self, origin: str, probe: Rule) -> int:
+        with self._lock:
+            entry = self._fresh(origin)
+            _refuse_broken(entry)
+            with _editing(entry):
+                text = _read(entry.path)
+                rules = _parse(text, entry.origin)
+                doomed = {i for i, rule in enumerate(rules) if same_target(rule, probe)}
+                if doomed:
+                    self._write(entry, _without(text, rules, doomed))
+            return len(doomed)
 
     def _agent_origins(self) -> list[str]:
         folder = self._home / AGENT_DIR
@@ -193,7 +234,7 @@ def _equivalent(old: Rule, new: Rule, now_ms: int) -> bool:
     return old.key == new.key and not is_expired(old, now_ms) and not is_stale(old, new.fingerprint)
 
 
-def _same_target(rule: Rule, probe: Rule) -> bool:
+def same_target(rule: Rule, probe: Rule) -> bool:
     return rule.tool == probe.tool and rule.key[2] == probe.key[2]
 
 

@@ -14,6 +14,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+import psycopg
+
 from jarvis.agent_layer.tools import ToolCallContext
 from jarvis.common.clock import Clock, new_id
 from jarvis.common.logging import get_logger
@@ -151,7 +153,7 @@ class Sandbox:
             if pattern is not None:
                 return Decision("block", "dangerous", detail=pattern)
         required = verdict == "approval_required"
-        match = self._match(tool, call, ctx, required)
+        match = await self._match(tool, call, ctx, required)
         if match.outcome == "deny" and match.rule is not None:
             rule = match.rule
             return Decision("block", f"rule:{rule.origin}", rule=rule.label(), detail=rule.pattern)
@@ -187,7 +189,7 @@ class Sandbox:
         if status in ("allow", "always"):
             denials.counts.pop(key, None)
             if status == "always" and request.pattern is not None:
-                failure = self._remember(tool, ctx, request.pattern, required)
+                failure = await self._remember(tool, ctx, request.pattern, required)
                 if failure is None:
                     return Decision("allow", "user_always", rule=f"{tool.name} {request.pattern}")
                 return Decision("allow", "user_once", detail=f"rule not saved: {failure}")
@@ -201,8 +203,10 @@ class Sandbox:
             return Decision("deny", "no_approver")
         return Decision("deny", "aborted")
 
-    def _match(self, tool: Tool, call: ToolCall, ctx: ToolCallContext, required: bool) -> RuleMatch:
-        rules = self.rules.rules_for(ctx.agent_id)
+    async def _match(
+        self, tool: Tool, call: ToolCall, ctx: ToolCallContext, required: bool
+    ) -> RuleMatch:
+        rules = await self.rules.rules_for(ctx.agent_id)
         if not len(rules):
             return NO_MATCH
         now, current = self.clock.now_ms(), self.fingerprint(tool, required)
@@ -255,22 +259,22 @@ class Sandbox:
             timeout_sec=timeout,
         )
 
-    def _remember(
+    async def _remember(
         self, tool: Tool, ctx: ToolCallContext, pattern: str, required: bool
     ) -> str | None:
         """Save the ALWAYS rule; returns why it could not be saved (the call still runs)."""
         granted = datetime.fromtimestamp(self.clock.now_ms() / 1000, UTC)
         try:
-            self._add_rule(tool, ctx, pattern, required, granted)
-        except (RuleFileError, OSError, ValueError) as exc:
+            await self._add_rule(tool, ctx, pattern, required, granted)
+        except (RuleFileError, OSError, ValueError, psycopg.Error) as exc:
             _log.error("ALWAYS rule not saved for %s %s: %s", tool.name, pattern, exc)
             return str(exc)
         return None
 
-    def _add_rule(
+    async def _add_rule(
         self, tool: Tool, ctx: ToolCallContext, pattern: str, required: bool, granted: datetime
     ) -> None:
-        self.rules.add_rule(
+        await self.rules.add_rule(
             ctx.agent_id,
             Rule(
                 tool=tool.name,

@@ -5,16 +5,18 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 
 from jarvis.agent_layer.tools import ToolCallContext
 from jarvis.app.infra import AppAssembly
-from jarvis.core.approvals.audit import matches
+from jarvis.app.settings import SettingsError
 from jarvis.model_layer.messages import ToolCall
 
+T = TypeVar("T")
 approvals = typer.Typer(help="Remembered approval rules.", no_args_is_help=True)
 
 
@@ -24,14 +26,35 @@ def _assembly() -> AppAssembly:
     return assemble(demo=True)
 
 
+def _with_storage(work: Callable[[AppAssembly], Awaitable[T]]) -> T:
+    """Run `work` with the stores connected (the database, on the postgres backend)."""
+    from jarvis.ui.cli.main import fail
+
+    async def run() -> T:
+        app = _assembly()
+        try:
+            await app.open_storage()
+        except SettingsError as exc:
+            raise fail(str(exc)) from None
+        try:
+            return await work(app)
+        finally:
+            await app.close_storage()
+
+    return asyncio.run(run())
+
+
 @approvals.command("list")
 def list_rules(
     agent: Annotated[str | None, typer.Option(help="Only this agent's file.")] = None,
 ) -> None:
     """Rules per file; stale ones (granted under another policy) are marked."""
-    app = _assembly()
-    for origin, rules in app.rules.list_all().items():
-        if agent and origin not in ("approvals.yaml", f"approvals/{agent}.yaml"):
+    _with_storage(lambda app: _list_rules(app, agent))
+
+
+async def _list_rules(app: AppAssembly, agent: str | None) -> None:
+    for origin, rules in (await app.rules.list_all()).items():
+        if agent and app.rules.agent_of(origin) not in (None, agent):
             continue
         typer.secho(origin, bold=True)
         if not rules:
@@ -55,7 +78,7 @@ def revoke(
 ) -> None:
     """Remove a rule; the next matching call asks again."""
     try:
-        removed = _assembly().rules.revoke(agent, tool, pattern, shared=shared)
+        removed = _with_storage(lambda app: app.rules.revoke(agent, tool, pattern, shared=shared))
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
     typer.echo(f"removed {removed} rule(s)")
@@ -73,15 +96,13 @@ def check(
     as_json: Annotated[bool, typer.Option("--json", help="Machine output.")] = False,
 ) -> None:
     """What the gate would decide, without running anything or asking anyone."""
-    app = _assembly()
     if calls == "-":
-        for line in sys.stdin:
-            if line.strip():
-                typer.echo(json.dumps(_check_line(app, line, agent, user), ensure_ascii=False))
+        _with_storage(lambda app: _check_lines(app, agent, user))
         return
     if tool is None:
         raise typer.BadParameter("give --tool (and --args), or '-' to read calls from stdin")
-    result = _check(app, tool, _json_object(args), agent, user)
+    arguments = _json_object(args)
+    result = _with_storage(lambda app: _check(app, tool, arguments, agent, user))
     if as_json:
         typer.echo(json.dumps(result, ensure_ascii=False))
     else:
@@ -90,15 +111,23 @@ def check(
         typer.echo(f"{result['outcome']}  {result['reason']}{detail}{extra}")
 
 
-def _check_line(app: AppAssembly, line: str, agent: str, user: str) -> dict[str, Any]:
+async def _check_lines(app: AppAssembly, agent: str, user: str) -> None:
+    for line in sys.stdin:
+        if line.strip():
+            result = await _check_line(app, line, agent, user)
+            typer.echo(json.dumps(result, ensure_ascii=False))
+
+
+async def _check_line(app: AppAssembly, line: str, agent: str, user: str) -> dict[str, Any]:
     try:
         data = json.loads(line)
-        return _check(app, str(data["tool"]), dict(data.get("args") or {}), agent, user)
+        tool, args = str(data["tool"]), dict(data.get("args") or {})
     except (ValueError, KeyError, TypeError) as exc:
         return {"error": f"bad line: {exc}"}
+    return await _check(app, tool, args, agent, user)
 
 
-def _check(
+async def _check(
     app: AppAssembly, tool_name: str, args: dict[str, Any], agent: str, user: str
 ) -> dict[str, Any]:
     tool = app.tools.get(tool_name)
@@ -108,7 +137,7 @@ def _check(
         session_id="check", agent_id=agent, turn=0, abort=asyncio.Event(), user_id=user
     )
     call = ToolCall(id="check", name=tool_name, arguments=args)
-    decision = asyncio.run(app.sandbox.decide(tool, call, ctx, dry_run=True))
+    decision = await app.sandbox.decide(tool, call, ctx, dry_run=True)
     return {"tool": tool_name, **decision.as_dict()}
 
 
@@ -131,11 +160,11 @@ def audit(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
 ) -> None:
     """Show the audit log (one line per gate decision)."""
-    rows = [
-        r
-        for r in _assembly().audit.read()
-        if matches(r, tool=tool, outcome=outcome, session=session, user=user)
-    ][-limit:]
+    rows = _with_storage(
+        lambda app: app.audit.query(
+            limit=limit, tool=tool, outcome=outcome, session=session, user=user
+        )
+    )
     for r in rows:
         if as_json:
             typer.echo(r.model_dump_json())

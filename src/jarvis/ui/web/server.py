@@ -21,7 +21,6 @@ from jarvis.app.infra import AppAssembly
 from jarvis.app.session_builder import SessionBuilder
 from jarvis.app.settings import SettingsError
 from jarvis.common.logging import get_logger
-from jarvis.core.approvals.audit import matches
 from jarvis.core.approvals.pg_pending import PostgresPendingStore
 from jarvis.core.session import AgentSession
 from jarvis.core.slash.openloop import openloop_command
@@ -190,11 +189,12 @@ def create_app(assembly: AppAssembly) -> FastAPI:
 
     @app.get("/api/rules")
     async def rules(request: Request) -> dict[str, Any]:
-        return {"files": _rules_view(state, request.state.user), "errors": assembly.rules.errors()}
+        files = await _rules_view(state, request.state.user)
+        return {"files": files, "errors": assembly.rules.errors()}
 
     @app.post("/api/rules/revoke")
     async def revoke(body: RevokeRequest) -> dict[str, int]:
-        removed = assembly.rules.revoke(
+        removed = await assembly.rules.revoke(
             body.agent or "main", body.tool, body.pattern, shared=body.agent is None
         )
         return {"removed": removed}
@@ -207,13 +207,10 @@ def create_app(assembly: AppAssembly) -> FastAPI:
         session: str | None = None,
         limit: int = 200,
     ) -> list[dict[str, Any]]:
-        user = request.state.user
-        rows = [
-            r
-            for r in assembly.audit.read()
-            if matches(r, user=user, tool=tool, outcome=outcome, session=session)
-        ]
-        return [r.model_dump() for r in rows[-limit:]]
+        rows = await assembly.audit.query(
+            limit=limit, user=request.state.user, tool=tool, outcome=outcome, session=session
+        )
+        return [r.model_dump() for r in rows]
 
     @app.get("/api/extensions")
     async def extensions() -> dict[str, Any]:
@@ -349,9 +346,9 @@ async def _command(state: WebApp, session: AgentSession, connection: Connection,
         )
 
 
-def _rules_view(state: WebApp, user: str) -> dict[str, list[dict[str, Any]]]:
+async def _rules_view(state: WebApp, user: str) -> dict[str, list[dict[str, Any]]]:
     view: dict[str, list[dict[str, Any]]] = {}
-    for origin, rules in state.assembly.rules.list_all().items():
+    for origin, rules in (await state.assembly.rules.list_all()).items():
         rows = []
         for rule in rules:
             tool = state.assembly.tools.get(rule.tool)
@@ -360,6 +357,7 @@ def _rules_view(state: WebApp, user: str) -> dict[str, list[dict[str, Any]]]:
                 {
                     **rule.model_dump(),
                     "origin": origin,
+                    "agent": state.assembly.rules.agent_of(origin),
                     "stale": stale,
                     "unknown_tool": tool is None,
                 }

@@ -176,8 +176,7 @@
         li.append(label);
         const b = el("button", "", S.revoke); b.type = "button";
         b.addEventListener("click", async () => {
-          const agent = origin.startsWith("approvals/") ? origin.slice(10, -5) : null;
-          await api("/api/rules/revoke", { method: "POST", body: JSON.stringify({ agent, tool: r.tool, pattern: r.pattern }) });
+          await api("/api/rules/revoke", { method: "POST", body: JSON.stringify({ agent: r.agent, tool: r.tool, pattern: r.pattern }) });
           loadRules();
         });
         li.append(b); list.append(li);

@@ -1,0 +1,133 @@
+"""Per-agent remembered rules in PostgreSQL (`jarvis_rules`); the shared `approvals.yaml` that
+people hand-edit stays a file, read by the `RuleStore` machinery this class inherits.
+
+Rows are never updated, only inserted (ALWAYS) and deleted (revoke), so the ordered row ids are
+the version of an agent's rules: the compiled set is rebuilt only when they change. Every call
+reads the rows, so a rule revoked through one process stops matching in all of them at once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from psycopg.rows import dict_row
+from psycopg_pool import AsyncConnectionPool
+from pydantic import ValidationError
+
+from jarvis.agent_layer.pg import PoolBacked
+from jarvis.common.clock import Clock
+from jarvis.common.logging import get_logger
+from jarvis.core.policy.rule_store import RuleStore, same_target, validate_agent_id
+from jarvis.core.policy.rules import Rule
+
+TABLE_ORIGIN = "jarvis_rules"
+_COLUMNS = (
+    "tool",
+    "action",
+    "pattern",
+    "granted_by",
+    "granted_at",
+    "session_id",
+    "expires_at",
+    "fingerprint",
+)
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS jarvis_rules (
+    id BIGSERIAL PRIMARY KEY,
+    agent_id TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    action TEXT NOT NULL,
+    pattern TEXT NOT NULL,
+    granted_by TEXT,
+    granted_at TEXT,
+    session_id TEXT,
+    expires_at TEXT,
+    fingerprint TEXT,
+    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE INDEX IF NOT EXISTS jarvis_rules_agent ON jarvis_rules (agent_id, id);
+"""
+_SELECT = f"SELECT id, agent_id, {', '.join(_COLUMNS)} FROM jarvis_rules"
+
+_log = get_logger("jarvis.core.policy.pg_rule_store")
+
+
+def agent_origin(agent_id: str) -> str:
+    """`jarvis_rules/main`: where a rule came from, in audit lines and the HUD."""
+    return f"{TABLE_ORIGIN}/{agent_id}"
+
+
+class PostgresRuleStore(PoolBacked, RuleStore):
+    schema = _SCHEMA
+
+    def __init__(self, pool: AsyncConnectionPool, home: Path, clock: Clock | None = None):
+        PoolBacked.__init__(self, pool)
+        RuleStore.__init__(self, home, clock)
+        self._rows: dict[str, tuple[tuple[int, ...], tuple[Rule, ...]]] = {}
+
+    def agent_of(self, origin: str) -> str | None:
+        prefix = f"{TABLE_ORIGIN}/"
+        return origin.removeprefix(prefix) if origin.startswith(prefix) else None
+
+    def _agent_origins(self) -> list[str]:
+        return []  # per-agent files are not read on this backend
+
+    async def _agent_rules(self, agent_id: str) -> tuple[object, tuple[Rule, ...]]:
+        validate_agent_id(agent_id)
+        async with self.pool.connection() as conn:
+            cursor = conn.cursor(row_factory=dict_row)
+            query = f"{_SELECT} WHERE agent_id = %s ORDER BY id"
+            rows = await (await cursor.execute(query, (agent_id,))).fetchall()
+        ids = tuple(row["id"] for row in rows)
+        cached = self._rows.get(agent_id)
+        if cached is None or cached[0] != ids:
+            cached = self._rows[agent_id] = (ids, tuple(_rules(rows)))
+        return ids, cached[1]
+
+    async def _append(self, agent_id: str, rule: Rule) -> None:
+        values = rule.model_dump()
+        async with self.pool.connection() as conn:
+            await conn.execute(
+                f"INSERT INTO jarvis_rules (agent_id, {', '.join(_COLUMNS)}) "
+                f"VALUES (%s, {', '.join(['%s'] * len(_COLUMNS))})",
+                (agent_id, *(values[column] for column in _COLUMNS)),
+            )
+
+    async def _revoke_own(self, agent_id: str, probe: Rule) -> int:
+        async with self.pool.connection() as conn:
+            cursor = conn.cursor(row_factory=dict_row)
+            query = f"{_SELECT} WHERE agent_id = %s AND tool = %s"
+            rows = await (await cursor.execute(query, (agent_id, probe.tool))).fetchall()
+            doomed = [row["id"] for row, rule in _pairs(rows) if same_target(rule, probe)]
+            if doomed:
+                await conn.execute("DELETE FROM jarvis_rules WHERE id = ANY(%s)", (doomed,))
+        return len(doomed)
+
+    async def _listing(self) -> dict[str, list[Rule]]:
+        async with self.pool.connection() as conn:
+            cursor = conn.cursor(row_factory=dict_row)
+            rows = await (await cursor.execute(f"{_SELECT} ORDER BY agent_id, id")).fetchall()
+        listing: dict[str, list[Rule]] = {}
+        for row, rule in _pairs(rows):
+            listing.setdefault(agent_origin(row["agent_id"]), []).append(rule)
+        return listing
+
+
+def _pairs(rows: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Rule]]:
+    """Each readable row with its rule; a row someone edited into nonsense is logged and
+    skipped."""
+    pairs = []
+    for row in rows:
+        values = {column: row[column] for column in _COLUMNS if row[column] is not None}
+        try:
+            pairs.append(
+                (row, Rule.model_validate({**values, "origin": agent_origin(row["agent_id"])}))
+            )
+        except ValidationError as exc:
+            _log.error("jarvis_rules row %s skipped: %s", row["id"], exc.errors()[0]["msg"])
+    return pairs
+
+
+def _rules(rows: list[dict[str, Any]]) -> list[Rule]:
+    return [rule for _, rule in _pairs(rows)]
