@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import statistics
+import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +32,11 @@ from jarvis.agent_layer.tools import NoTools
 from jarvis.common.clock import SystemClock
 from jarvis.core.session import AgentSession, SessionSetup
 from jarvis.memory import MemoryService, MemorySettings
+from jarvis.memory.pg_store import PostgresItemStore
+from jarvis.memory.pg_working import PostgresWorkingStore
 from jarvis.model_layer import FauxProvider, FauxResponse
 
+ROOT = str(Path(__file__).resolve().parents[1])
 STAGES = ["history_read", "history_write", "memory_recall", "memory_record", "events", "security"]
 
 
@@ -65,9 +70,8 @@ def answer(ctx: Any) -> FauxResponse:
 
 
 async def run_session(
-    store: SessionStore, memory_on: bool, turns: int, timings: Timings, sid: str
+    store: SessionStore, memory: MemoryService, turns: int, timings: Timings, sid: str
 ) -> list[dict[str, float]]:
-    memory = MemoryService(MemorySettings(enabled=memory_on))
     store.recent = timings.wrap("history_read", store.recent)  # type: ignore[method-assign]
     store.append = timings.wrap("history_write", store.append)  # type: ignore[method-assign]
     memory.observe = timings.wrap("memory_recall", memory.observe)  # type: ignore[method-assign]
@@ -112,6 +116,17 @@ async def make_store(kind: str, root: Path, dsn: str | None) -> SessionStore:
     return JsonlSessionStore(root) if kind == "jsonl" else MemorySessionStore()
 
 
+async def make_memory(kind: str, memory_on: bool, dsn: str | None) -> MemoryService:
+    """On PostgreSQL, long-term and working memory live there too (as a deployment has them)."""
+    settings = MemorySettings(enabled=memory_on)
+    if kind != "postgres":
+        return MemoryService(settings)
+    assert dsn is not None
+    return MemoryService(
+        settings, await PostgresItemStore.connect(dsn), await PostgresWorkingStore.connect(dsn)
+    )
+
+
 async def condition(
     label: str,
     kind: str,
@@ -124,8 +139,11 @@ async def condition(
     per_turn: list[list[dict[str, float]]] = []
     for index in range(sessions + 1):  # the first session is a warm-up
         store = await make_store(kind, root / label.replace(" ", "_") / str(index), dsn)
-        rows = await run_session(store, memory_on, turns, Timings(), f"s{index}-{time.time_ns()}")
+        memory = await make_memory(kind, memory_on, dsn)
+        rows = await run_session(store, memory, turns, Timings(), f"s{index}-{time.time_ns()}")
         await store.aclose()
+        await memory.store.aclose()
+        await memory.working.aclose()
         if index:
             per_turn.append(rows)
     merged = [
@@ -134,6 +152,19 @@ async def condition(
     ]
     early, late = merged[:20], merged[-20:]
     return [(label, "1–20", early), (label, f"{turns - 19}–{turns}", late)]
+
+
+@contextlib.asynccontextmanager
+async def scratch(dsn: str | None) -> AsyncIterator[str | None]:
+    """A fresh schema, so rows from earlier runs don't grow what each turn reads."""
+    if dsn is None:
+        yield None
+        return
+    sys.path.insert(0, ROOT)
+    from tests.support.postgres import scratch_schema
+
+    async with scratch_schema(dsn, "jarvis_bench") as fresh:
+        yield fresh
 
 
 def table(rows: list[tuple[str, str, list[dict[str, float]]]]) -> str:
@@ -153,7 +184,9 @@ async def main() -> None:
     parser.add_argument("--turns", type=int, default=200)
     parser.add_argument("--sessions", type=int, default=3)
     parser.add_argument("--long", type=int, default=2000)
-    parser.add_argument("--postgres", metavar="DSN", help="also measure the PostgreSQL store")
+    parser.add_argument(
+        "--postgres", metavar="DSN", help="also measure sessions and memory on PostgreSQL"
+    )
     args = parser.parse_args()
     # Security is the input-validation stage of the pipeline.
     timings_security: list[float] = []
@@ -178,9 +211,10 @@ async def main() -> None:
             conditions.append(("PostgreSQL, memory on", "postgres", True))
         for label, kind, memory_on in conditions:
             timings_security.clear()
-            result = await condition(
-                label, kind, memory_on, args.turns, args.sessions, root, args.postgres
-            )
+            async with scratch(args.postgres if kind == "postgres" else None) as dsn:
+                result = await condition(
+                    label, kind, memory_on, args.turns, args.sessions, root, dsn
+                )
             security = statistics.median(timings_security)
             for _, _, data in result:
                 for row in data:

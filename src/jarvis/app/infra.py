@@ -15,7 +15,6 @@ from jarvis.agent_layer.openloop.store import (
     MemoryOpenLoopStore,
     OpenLoopStore,
 )
-from jarvis.agent_layer.pg import lazy_pool
 from jarvis.agent_layer.sessions import MemorySessionStore, SessionStore
 from jarvis.agent_layer.sessions.jsonl_store import JsonlSessionStore
 from jarvis.agent_layer.sessions.pg_store import PostgresSessionStore
@@ -25,6 +24,7 @@ from jarvis.app.extension_watcher import ExtensionWatcher
 from jarvis.app.settings import Settings, SettingsError
 from jarvis.common.clock import Clock, SystemClock
 from jarvis.common.logging import get_logger
+from jarvis.common.pg import lazy_pool
 from jarvis.core.approvals.audit import AuditLog, JsonlAuditLog
 from jarvis.core.approvals.channel import ChannelRegistry
 from jarvis.core.approvals.pending import MemoryPendingStore, PendingApprovalStore
@@ -41,6 +41,8 @@ from jarvis.core.policy.sandbox import Sandbox
 from jarvis.core.tools.builtins import builtin_tools
 from jarvis.core.tools.registry import ToolRegistry
 from jarvis.memory import MemoryService
+from jarvis.memory.pg_store import PostgresItemStore
+from jarvis.memory.pg_working import PostgresWorkingStore
 from jarvis.model_layer.config import ModelSettings
 from jarvis.model_layer.embeddings import make_embedder
 from jarvis.model_layer.provider import Provider, ProviderRegistry
@@ -101,6 +103,8 @@ class AppAssembly:
             self.pending,
             self.rules,
             self.audit,
+            self.memory.store,
+            self.memory.working,
         )
 
     async def open_storage(self) -> None:
@@ -188,6 +192,16 @@ class InfraBuilder:
             return AuditLog()
         return JsonlAuditLog(self.settings.home / "audit.jsonl")
 
+    def memory_service(self) -> MemoryService:
+        """Long-term and working memory: in PostgreSQL when shared, else in the process."""
+        if self._dsn:
+            return MemoryService(
+                self.settings.memory,
+                PostgresItemStore(lazy_pool(self._dsn)),
+                PostgresWorkingStore(lazy_pool(self._dsn)),
+            )
+        return MemoryService(self.settings.memory)
+
     def tool_registry(self) -> ToolRegistry:
         registry = ToolRegistry()
         registry.register_all(builtin_tools(self.settings.tools))
@@ -216,7 +230,7 @@ class InfraBuilder:
             settings=settings,
             providers=default_provider_registry(settings.language),
             session_store=self.session_store(),
-            memory=MemoryService(settings.memory),
+            memory=self.memory_service(),
             tools=tools,
             clock=self.clock,
             rules=rules,

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from jarvis.common.clock import new_id
 from jarvis.memory.config import MemorySettings
 from jarvis.memory.episodes import Episode
-from jarvis.memory.store import InMemoryItemStore, ItemKind, ItemStore, MemoryItem
+from jarvis.memory.store import InMemoryItemStore, ItemKind, ItemStore, MemoryItem, tokens
+from jarvis.memory.working import InMemoryWorkingStore, WorkingMemory, WorkingStore
 
 # Section order is the seed's: facts, long-term, procedures, task patterns, shared work memory.
 _SECTIONS: tuple[tuple[str, tuple[ItemKind, ...]], ...] = (
@@ -30,9 +31,15 @@ class MemoryScope:
 
 
 class MemoryService:
-    def __init__(self, settings: MemorySettings, store: ItemStore | None = None) -> None:
+    def __init__(
+        self,
+        settings: MemorySettings,
+        store: ItemStore | None = None,
+        working: WorkingStore | None = None,
+    ) -> None:
         self.settings = settings
         self.store = store or InMemoryItemStore()
+        self.working = working or InMemoryWorkingStore()
 
     @property
     def recent_turns(self) -> int:
@@ -45,13 +52,22 @@ class MemoryService:
         found: dict[ItemKind, list[MemoryItem]] = {}
         for kind in _LISTED:
             found[kind] = await self.store.of_kind(scope.agent_id, scope.user_id, kind)
-        recalled = await self.store.search(
+        candidates = await self.store.search(
             scope.agent_id, scope.user_id, query, _RECALLED, self.settings.recall_limit + 3
         )
-        found["episode"] = [item for item in recalled if not self._in_window(item, scope)][
-            : self.settings.recall_limit
-        ]
-        return _render(found)
+        working = await self.working.load(scope.agent_id, scope.session_id)
+        fresh = [item for item in candidates if not self._in_window(item, scope)]
+        recalled = rank_recalled(fresh, query, working)[: self.settings.recall_limit]
+        if recalled:
+            rehearsed = working.rehearsed([item.id for item in recalled])
+            await self.working.save(scope.agent_id, scope.session_id, rehearsed)
+        found["episode"] = recalled
+        return _render(found, working.notes)
+
+    async def note(self, scope: MemoryScope, text: str) -> None:
+        """Add to this session's shared work memory (shown every following turn)."""
+        working = await self.working.load(scope.agent_id, scope.session_id)
+        await self.working.save(scope.agent_id, scope.session_id, working.noted(text))
 
     def _in_window(self, item: MemoryItem, scope: MemoryScope) -> bool:
         """Episodes of turns the model already sees verbatim are not recalled twice."""
@@ -98,10 +114,27 @@ class MemoryService:
         return [item.episode for item in items if item.episode is not None]
 
 
-def _render(found: dict[ItemKind, list[MemoryItem]]) -> str:
+def rank_recalled(items: list[MemoryItem], query: str, working: WorkingMemory) -> list[MemoryItem]:
+    """Most shared words first; among equals the item rehearsed more in this session, then the
+    store's order (newest first)."""
+    words = tokens(query)
+    position = {item.id: index for index, item in enumerate(items)}
+    return sorted(
+        items,
+        key=lambda item: (
+            -len(words & tokens(item.text)),
+            -working.rehearsals.get(item.id, 0),
+            position[item.id],
+        ),
+    )
+
+
+def _render(found: dict[ItemKind, list[MemoryItem]], notes: list[str]) -> str:
     blocks: list[str] = []
     for title, kinds in _SECTIONS:
         lines = [f"- {item.text}" for kind in kinds for item in found.get(kind, [])]
+        if "shared" in kinds:
+            lines += [f"- {note}" for note in notes]
         if lines:
             blocks.append("\n".join([title, *lines]))
     return "\n\n".join(blocks)

@@ -38,6 +38,12 @@ def tokens(text: str) -> set[str]:
 class ItemStore:
     """Base class for long-term memory stores."""
 
+    async def open(self) -> None:
+        """Nothing to connect."""
+
+    async def aclose(self) -> None:
+        """Nothing to close."""
+
     async def add(self, item: MemoryItem) -> None:
         raise NotImplementedError
 

@@ -14,7 +14,7 @@ import psycopg
 import pytest
 from psycopg_pool import AsyncConnectionPool
 
-from jarvis.agent_layer.pg import lazy_pool
+from jarvis.common.pg import lazy_pool
 from jarvis.core.policy.pg_rule_store import PostgresRuleStore
 from jarvis.core.policy.rule_store import RuleStore
 from jarvis.core.policy.rules import Rule, RuleSet
@@ -131,3 +131,23 @@ async def _origin_and_broken_row(a: PostgresRuleStore, dsn: str) -> None:
         )
     (rule,) = await a.rules_for("main")
     assert rule.origin == "jarvis_rules/main" and rule.label().startswith("jarvis_rules/main: ")
+
+
+async def test_rules_granted_on_files_are_imported_once(tmp_path: Path) -> None:
+    folder = tmp_path / "approvals"
+    folder.mkdir()
+    (folder / "main.yaml").write_text(
+        "rules:\n  - {tool: bash, pattern: make test, fingerprint: fp}\n"
+        "  - {tool: bash, pattern: ls, expires_at: '2020-01-01T00:00:00Z'}\n"
+    )
+    async for dsn in postgres_dsn():
+        for _ in range(2):  # a second start imports nothing more
+            store = PostgresRuleStore(_pool(dsn), tmp_path)
+            await store.open()
+            rules = await store.rules_for("main")
+            await store.aclose()
+            assert [(r.pattern, r.origin) for r in rules] == [
+                ("make test", "jarvis_rules/main"),
+                ("ls", "jarvis_rules/main"),
+            ]
+    assert "make test" in (folder / "main.yaml").read_text()  # the file is left as it was

@@ -6,7 +6,7 @@ from psycopg.types.json import Jsonb
 
 from jarvis.agent_layer.openloop.openloop_types import OpenLoop
 from jarvis.agent_layer.openloop.store import OpenLoopStore
-from jarvis.agent_layer.pg import PoolBacked
+from jarvis.common.pg import PoolBacked
 
 # idempotent: safe to run at every start.
 SCHEMA = """

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from psycopg.types.json import Jsonb
 
-from jarvis.agent_layer.pg import PoolBacked
 from jarvis.agent_layer.sessions.base import (
     MESSAGE_ADAPTER,
     SessionEntry,
@@ -12,6 +11,7 @@ from jarvis.agent_layer.sessions.base import (
     SessionNotFound,
     SessionStore,
 )
+from jarvis.common.pg import PoolBacked
 
 # idempotent: safe to run at every start; additive changes go in as ADD COLUMN IF NOT EXISTS.
 SCHEMA = """

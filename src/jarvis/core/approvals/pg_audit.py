@@ -5,7 +5,7 @@ from __future__ import annotations
 from psycopg import sql
 from psycopg.rows import dict_row
 
-from jarvis.agent_layer.pg import PoolBacked
+from jarvis.common.pg import PoolBacked
 from jarvis.core.approvals.audit import AuditLog, AuditRecord, given_filters
 
 _SCHEMA = """

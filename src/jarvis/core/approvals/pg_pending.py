@@ -19,8 +19,8 @@ import psycopg
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
-from jarvis.agent_layer.pg import lazy_pool, open_pool
 from jarvis.common.logging import get_logger
+from jarvis.common.pg import lazy_pool, open_pool
 from jarvis.core.approvals.pending import (
     AnswerResult,
     PendingApprovalStore,

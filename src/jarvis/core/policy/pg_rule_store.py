@@ -15,9 +15,9 @@ from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 from pydantic import ValidationError
 
-from jarvis.agent_layer.pg import PoolBacked
 from jarvis.common.clock import Clock
 from jarvis.common.logging import get_logger
+from jarvis.common.pg import PoolBacked
 from jarvis.core.policy.rule_store import RuleStore, same_target, validate_agent_id
 from jarvis.core.policy.rules import Rule
 
@@ -66,6 +66,26 @@ class PostgresRuleStore(PoolBacked, RuleStore):
         RuleStore.__init__(self, home, clock)
         self._rows: dict[str, tuple[tuple[int, ...], tuple[Rule, ...]]] = {}
 
+    async def open(self) -> None:
+        await PoolBacked.open(self)
+        await self._import_agent_files()
+
+    async def _import_agent_files(self) -> None:
+        """Rules granted on the files backend come along: each `approvals/<agent>.yaml` rule
+        not already in the table is inserted once (the file is left as it was)."""
+        for origin in RuleStore._agent_origins(self):
+            agent_id = RuleStore.agent_of(self, origin)
+            file_rules = self._fresh(origin).rules
+            if agent_id is None or not file_rules:
+                continue
+            _, present = await self._agent_rules(agent_id)
+            seen = {_identity(rule) for rule in present}
+            new = [rule for rule in file_rules if _identity(rule) not in seen]
+            for rule in new:
+                await self._append(agent_id, rule)
+            if new:
+                _log.warning("imported %d rule(s) from %s into jarvis_rules", len(new), origin)
+
     def agent_of(self, origin: str) -> str | None:
         prefix = f"{TABLE_ORIGIN}/"
         return origin.removeprefix(prefix) if origin.startswith(prefix) else None
@@ -112,6 +132,10 @@ class PostgresRuleStore(PoolBacked, RuleStore):
         for row, rule in _pairs(rows):
             listing.setdefault(agent_origin(row["agent_id"]), []).append(rule)
         return listing
+
+
+def _identity(rule: Rule) -> str:
+    return rule.model_dump_json()
 
 
 def _pairs(rows: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Rule]]:
