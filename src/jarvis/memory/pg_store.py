@@ -34,6 +34,7 @@ CREATE TABLE IF NOT EXISTS jarvis_ltm_entries (
 CREATE INDEX IF NOT EXISTS jarvis_ltm_kind ON jarvis_ltm_entries (agent_id, user_id, kind, seq);
 CREATE INDEX IF NOT EXISTS jarvis_ltm_tokens ON jarvis_ltm_entries USING GIN (tokens);
 """
+_CANDIDATES = 256
 _FIELDS = "id, kind, agent_id, user_id, text, session_id, turn, ts_ms, episode"
 
 
@@ -64,12 +65,25 @@ class PostgresItemStore(PoolBacked, ItemStore):
         if not words or not kinds or limit <= 0:
             return []
         shared = "cardinality(ARRAY(SELECT unnest(tokens) INTERSECT SELECT unnest(%s::text[])))"
+        # Like the in-process posting limit: only the newest matching rows are ranked, so
+        # recall stays flat as memory grows (an old item is still found by its rarer words).
         return await self._select(
-            f"SELECT {_FIELDS} FROM jarvis_ltm_entries WHERE agent_id = %s AND user_id = %s "
-            f"AND kind = ANY(%s::text[]) AND tokens && %s::text[] "
+            f"SELECT {_FIELDS} FROM (SELECT * FROM jarvis_ltm_entries "
+            "WHERE agent_id = %s AND user_id = %s AND kind = ANY(%s::text[]) "
+            f"AND tokens && %s::text[] ORDER BY seq DESC LIMIT {_CANDIDATES}) AS recent "
             f"ORDER BY {shared} DESC, seq DESC LIMIT %s",
             (agent_id, user_id, sorted(kinds), words, words, limit),
         )
+
+    async def of_kinds(
+        self, agent_id: str, user_id: str, kinds: tuple[ItemKind, ...]
+    ) -> dict[ItemKind, list[MemoryItem]]:
+        items = await self._select(
+            f"SELECT {_FIELDS} FROM jarvis_ltm_entries "
+            "WHERE agent_id = %s AND user_id = %s AND kind = ANY(%s::text[]) ORDER BY seq",
+            (agent_id, user_id, list(kinds)),
+        )
+        return {kind: [item for item in items if item.kind == kind] for kind in kinds}
 
     async def _select(self, query: str, params: tuple[Any, ...]) -> list[MemoryItem]:
         async with self.pool.connection() as conn:

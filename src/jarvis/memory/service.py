@@ -49,9 +49,7 @@ class MemoryService:
         """The memory block placed in front of the recent turns ('' when there is nothing)."""
         if not self.settings.enabled:
             return ""
-        found: dict[ItemKind, list[MemoryItem]] = {}
-        for kind in _LISTED:
-            found[kind] = await self.store.of_kind(scope.agent_id, scope.user_id, kind)
+        found = await self.store.of_kinds(scope.agent_id, scope.user_id, _LISTED)
         candidates = await self.store.search(
             scope.agent_id, scope.user_id, query, _RECALLED, self.settings.recall_limit + 3
         )

@@ -50,6 +50,12 @@ class ItemStore:
     async def of_kind(self, agent_id: str, user_id: str, kind: ItemKind) -> list[MemoryItem]:
         raise NotImplementedError
 
+    async def of_kinds(
+        self, agent_id: str, user_id: str, kinds: tuple[ItemKind, ...]
+    ) -> dict[ItemKind, list[MemoryItem]]:
+        """`of_kind` for several kinds (a database store answers in one query)."""
+        return {kind: await self.of_kind(agent_id, user_id, kind) for kind in kinds}
+
     async def search(
         self, agent_id: str, user_id: str, query: str, kinds: set[ItemKind], limit: int
     ) -> list[MemoryItem]:
