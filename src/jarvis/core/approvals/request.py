@@ -37,6 +37,11 @@ class ApprovalRequest(BaseModel):
     # The exact rule ALWAYS would save (None when ALWAYS is not offered).
     pattern: str | None = None
     irreversible: bool = False
+    # Why the human should look twice (codes the UI explains): "compound" (several commands or
+    # shell constructs), "destructive" (deletes/overwrites), "outside_workspace", "control_chars".
+    warnings: list[str] = Field(default_factory=list)
+    # Why ALWAYS is not offered, as a code the UI explains; None when it is offered.
+    no_always_reason: str | None = None
     created_ms: int
     expires_ms: int
     timeout_sec: float = Field(0, description="Seconds the human has to answer.")
