@@ -34,7 +34,7 @@ from jarvis.core.approvals.service import ApprovalService
 from jarvis.core.extensions import SkillRegistry
 from jarvis.core.mcp import MCPManager
 from jarvis.core.plugins import PluginHost
-from jarvis.core.policy.gate import Gate
+from jarvis.core.policy.gate import Gate, rule_change_recorder
 from jarvis.core.policy.pg_rule_store import PostgresRuleStore
 from jarvis.core.policy.rule_store import RuleStore
 from jarvis.core.policy.sandbox import Sandbox
@@ -212,6 +212,7 @@ class InfraBuilder:
         settings.home.mkdir(parents=True, exist_ok=True)
         rules = self.rule_store()
         audit = self.audit_log()
+        rules.on_change = rule_change_recorder(audit, self.clock)
         pending = self.pending_store()
         channels = ChannelRegistry()
         plugins = PluginHost()

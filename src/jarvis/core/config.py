@@ -22,6 +22,9 @@ class RoleSpec(BaseModel):
     require_approval: list[str] | None = Field(
         None, description="Globs that ask first; None uses require_approval_for."
     )
+    admin: bool = Field(
+        False, description="May edit the shared approvals.yaml and revoke anyone's rules."
+    )
 
 
 class SecuritySettings(BaseModel):

@@ -155,7 +155,9 @@ def test_approvals_list_check_revoke_and_audit(tmp_path: Path) -> None:
     assert "# shared rules" in (tmp_path / "approvals.yaml").read_text()
     chat(tmp_path, ["!ls", "d", "/exit"], "--demo")
     audit = jarvis(tmp_path, "audit", "--json")
-    (record,) = [json.loads(line) for line in audit.stdout.splitlines()]
+    revocation, record = [json.loads(line) for line in audit.stdout.splitlines()]
+    assert (revocation["outcome"], revocation["reason"]) == ("rule_revoked", "approvals.yaml")
+    assert revocation["rule"] == "approvals.yaml: allow bash git status"
     assert (record["tool"], record["outcome"], record["reason"]) == ("bash", "deny", "user_deny")
     assert "ls" not in json.dumps({k: v for k, v in record.items() if k != "tool"})
 

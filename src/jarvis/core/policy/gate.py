@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from jarvis.agent_layer.tools import ToolCallContext, ToolResult
+from jarvis.common.clock import Clock
 from jarvis.common.i18n import Language, t
 from jarvis.common.logging import get_logger
 from jarvis.core.approvals.audit import AuditLog, AuditRecord
+from jarvis.core.policy.rule_store import ChangeListener, RuleChange
 from jarvis.core.policy.sandbox import Decision, Sandbox
 from jarvis.core.tools.base import Tool
 from jarvis.core.tools.executor import GateVerdict
@@ -91,3 +93,26 @@ class Gate:
             denial=denial,  # type: ignore[arg-type]
             details={"decision": decision.as_dict()},
         )
+
+
+def rule_change_recorder(audit: AuditLog, clock: Clock) -> ChangeListener:
+    """Every change to the remembered rules (hand edit, revoke, broken file) is an audit line:
+    outcome `rule_added` / `rule_removed` / `rule_revoked` / `rule_file_error`."""
+
+    async def record(change: RuleChange) -> None:
+        await audit.append(
+            AuditRecord(
+                ts_ms=clock.now_ms(),
+                user=change.by,
+                agent=change.agent or "*",
+                session="",
+                turn=0,
+                tool=change.tool or "*",
+                source="rules",
+                outcome=f"rule_{change.kind}",
+                reason=change.origin,
+                rule=change.label,
+            )
+        )
+
+    return record

@@ -8,6 +8,7 @@ reads the rows, so a rule revoked through one process stops matching in all of t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,13 @@ from pydantic import ValidationError
 from jarvis.common.clock import Clock
 from jarvis.common.logging import get_logger
 from jarvis.common.pg import PoolBacked
-from jarvis.core.policy.rule_store import RuleStore, same_target, validate_agent_id
+from jarvis.core.policy.rule_store import (
+    ChangeListener,
+    RulePermissionError,
+    RuleStore,
+    same_target,
+    validate_agent_id,
+)
 from jarvis.core.policy.rules import Rule
 
 TABLE_ORIGIN = "jarvis_rules"
@@ -61,9 +68,15 @@ def agent_origin(agent_id: str) -> str:
 class PostgresRuleStore(PoolBacked, RuleStore):
     schema = _SCHEMA
 
-    def __init__(self, pool: AsyncConnectionPool, home: Path, clock: Clock | None = None):
+    def __init__(
+        self,
+        pool: AsyncConnectionPool,
+        home: Path,
+        clock: Clock | None = None,
+        on_change: ChangeListener | None = None,
+    ):
         PoolBacked.__init__(self, pool)
-        RuleStore.__init__(self, home, clock)
+        RuleStore.__init__(self, home, clock, on_change)
         self._rows: dict[str, tuple[tuple[int, ...], tuple[Rule, ...]]] = {}
 
     async def open(self) -> None:
@@ -114,15 +127,27 @@ class PostgresRuleStore(PoolBacked, RuleStore):
                 (agent_id, *(values[column] for column in _COLUMNS)),
             )
 
-    async def _revoke_own(self, agent_id: str, probe: Rule) -> int:
-        async with self.pool.connection() as conn:
+    def _own_unreadable(self, agent_id: str) -> str | None:
+        return None  # rows that do not validate are skipped one by one (see `_pairs`)
+
+    async def _revoke_own(
+        self, agent_id: str, probe: Rule, may_remove: Callable[[Rule], bool]
+    ) -> list[Rule]:
+        async with self.pool.connection() as conn, conn.transaction():
             cursor = conn.cursor(row_factory=dict_row)
-            query = f"{_SELECT} WHERE agent_id = %s AND tool = %s"
+            query = f"{_SELECT} WHERE agent_id = %s AND tool = %s FOR UPDATE"
             rows = await (await cursor.execute(query, (agent_id, probe.tool))).fetchall()
-            doomed = [row["id"] for row, rule in _pairs(rows) if same_target(rule, probe)]
+            matching = [(row, rule) for row, rule in _pairs(rows) if same_target(rule, probe)]
+            doomed = [(row, rule) for row, rule in matching if may_remove(rule)]
+            if matching and not doomed:
+                raise RulePermissionError(
+                    f"{probe.tool} {probe.pattern}: granted by someone else; "
+                    "only they or an admin may revoke it"
+                )
             if doomed:
-                await conn.execute("DELETE FROM jarvis_rules WHERE id = ANY(%s)", (doomed,))
-        return len(doomed)
+                ids = [row["id"] for row, _ in doomed]
+                await conn.execute("DELETE FROM jarvis_rules WHERE id = ANY(%s)", (ids,))
+        return [rule for _, rule in doomed]
 
     async def _listing(self) -> dict[str, list[Rule]]:
         async with self.pool.connection() as conn:

@@ -18,6 +18,13 @@ class RolePolicy:
     def role_of(self, user_id: str) -> str:
         return self.settings.user_roles.get(user_id, self.settings.default_role)
 
+    def is_admin(self, user_id: str) -> bool:
+        """Without API keys the one local person is the admin; with keys, the role says."""
+        if not self.settings.api_keys:
+            return True
+        role = self.settings.roles.get(self.role_of(user_id))
+        return role is not None and role.admin
+
     def evaluate(self, user_id: str, tool: str, declared_approval: bool | None = None) -> Verdict:
         """`declared_approval` is a tool's own requirement (an MCP server's config)."""
         key = (user_id, tool, declared_approval)

@@ -170,10 +170,12 @@ class _ShellIndex:
 class RuleSet:
     """Rules compiled for matching; build once per load, never per call."""
 
-    __slots__ = ("_allow", "_by_tool", "_deny", "rules")
+    __slots__ = ("_allow", "_by_tool", "_deny", "rules", "unreadable")
 
-    def __init__(self, rules: Iterable[Rule] = ()) -> None:
+    def __init__(self, rules: Iterable[Rule] = (), *, unreadable: tuple[str, ...] = ()) -> None:
         self.rules: tuple[Rule, ...] = tuple(rules)
+        # Errors of rule files that never loaded: what they denied is unknown, so the gate asks.
+        self.unreadable = unreadable
         self._allow = _ShellIndex()
         self._deny = _ShellIndex()
         self._by_tool: dict[tuple[str, RuleAction], list[_Entry]] = {}

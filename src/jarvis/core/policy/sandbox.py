@@ -43,6 +43,8 @@ from jarvis.core.policy.shell import analyze_shell
 from jarvis.core.tools.base import Tool
 from jarvis.model_layer.messages import ToolCall
 
+# A rule file never loaded: what it denied is unknown, so every call asks a human.
+RULES_UNREADABLE = "rules_unreadable"
 # "ask" only comes from a dry run (`jarvis approvals check`): a human would be asked.
 _log = get_logger("jarvis.gate")
 
@@ -113,6 +115,9 @@ class Sandbox:
         except KeyError:
             return True
 
+    def is_admin(self, user_id: str) -> bool:
+        return self._policy.is_admin(user_id)
+
     def accepts_standing_consent(self, tool: str) -> bool:
         return tool not in self.settings.no_standing_consent
 
@@ -157,7 +162,7 @@ class Sandbox:
         if match.outcome == "deny" and match.rule is not None:
             rule = match.rule
             return Decision("block", f"rule:{rule.origin}", rule=rule.label(), detail=rule.pattern)
-        if not required:
+        if not required and match.reason != RULES_UNREADABLE:
             return Decision("allow", "not_required")
         return await self._approval(tool, call, ctx, match, required, dry_run)
 
@@ -206,11 +211,14 @@ class Sandbox:
     async def _match(
         self, tool: Tool, call: ToolCall, ctx: ToolCallContext, required: bool
     ) -> RuleMatch:
-        rules = await self.rules.rules_for(ctx.agent_id)
-        if not len(rules):
+        rules = await self.rules.rules_for(ctx.agent_id, ctx.user_id)
+        if not len(rules) and not rules.unreadable:
             return NO_MATCH
         now, current = self.clock.now_ms(), self.fingerprint(tool, required)
         match = self._match_kind(tool, call, rules, now, current)
+        if rules.unreadable and match.outcome != "deny":
+            # A rule file that never loaded may have denied this call: ask, whatever the tool.
+            return RuleMatch("none", reason=RULES_UNREADABLE)
         if match.outcome == "allow" and not self.accepts_standing_consent(tool.name):
             return NO_MATCH  # such tools ignore remembered consent; deny rules still apply
         return match

@@ -67,6 +67,8 @@ async def _list_rules(app: AppAssembly, agent: str | None) -> None:
             typer.echo(f"  {rule.action:<5} {rule.tool} {rule.pattern}{by}{mark}")
     for error in app.rules.errors():
         typer.secho(f"! {error}", fg="red")
+    if (await app.rules.rules_for(agent or "main")).unreadable:
+        typer.secho("! a rule file never loaded: every tool call asks until it is fixed", fg="red")
 
 
 @approvals.command()

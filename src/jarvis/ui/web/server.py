@@ -22,6 +22,7 @@ from jarvis.app.session_builder import SessionBuilder
 from jarvis.app.settings import SettingsError
 from jarvis.common.logging import get_logger
 from jarvis.core.approvals.pg_pending import PostgresPendingStore
+from jarvis.core.policy.rule_store import RuleFileError, RulePermissionError, visible_to
 from jarvis.core.session import AgentSession
 from jarvis.core.slash.openloop import openloop_command
 from jarvis.ui.web.auth import KEY_COOKIE, Authenticator, RateLimiter
@@ -193,11 +194,24 @@ def create_app(assembly: AppAssembly) -> FastAPI:
         return {"files": files, "errors": assembly.rules.errors()}
 
     @app.post("/api/rules/revoke")
-    async def revoke(body: RevokeRequest) -> dict[str, int]:
-        removed = await assembly.rules.revoke(
-            body.agent or "main", body.tool, body.pattern, shared=body.agent is None
-        )
-        return {"removed": removed}
+    async def revoke(body: RevokeRequest, request: Request) -> JSONResponse:
+        user = request.state.user
+        try:
+            removed = await assembly.rules.revoke(
+                body.agent or "main",
+                body.tool,
+                body.pattern,
+                shared=body.agent is None,
+                user=user,
+                admin=assembly.sandbox.is_admin(user),
+            )
+        except RulePermissionError as exc:
+            return JSONResponse({"detail": str(exc)}, status_code=403)
+        except RuleFileError as exc:
+            return JSONResponse({"detail": str(exc)}, status_code=409)
+        except ValueError as exc:
+            return JSONResponse({"detail": str(exc)}, status_code=422)
+        return JSONResponse({"removed": removed})
 
     @app.get("/api/audit")
     async def audit(
@@ -347,19 +361,26 @@ async def _command(state: WebApp, session: AgentSession, connection: Connection,
 
 
 async def _rules_view(state: WebApp, user: str) -> dict[str, list[dict[str, Any]]]:
+    """The shared rules, hand-written ones, and the person's own ALWAYS rules (an admin sees
+    everyone's, each marked with who granted it)."""
+    admin = state.assembly.sandbox.is_admin(user)
     view: dict[str, list[dict[str, Any]]] = {}
     for origin, rules in (await state.assembly.rules.list_all()).items():
+        agent = state.assembly.rules.agent_of(origin)
         rows = []
         for rule in rules:
+            if agent is not None and not admin and not visible_to(rule, user):
+                continue
             tool = state.assembly.tools.get(rule.tool)
             stale = tool is not None and state.assembly.sandbox.is_stale(rule, tool, user)
             rows.append(
                 {
                     **rule.model_dump(),
                     "origin": origin,
-                    "agent": state.assembly.rules.agent_of(origin),
+                    "agent": agent,
                     "stale": stale,
                     "unknown_tool": tool is None,
+                    "can_revoke": admin or (agent is not None and rule.granted_by == user),
                 }
             )
         view[origin] = rows
