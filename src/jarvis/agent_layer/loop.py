@@ -275,6 +275,16 @@ class _Loop:
         try:
             result = await self.tools.execute(call, self.tool_context)
         except asyncio.CancelledError:
+            # Stopped mid-run: the front ends still learn how the call ended.
+            self.emit(
+                ToolExecutionEnd(
+                    tool_call_id=call.id,
+                    tool_name=call.name,
+                    is_error=True,
+                    result_preview=t("loop.aborted", self.lang),
+                    decision={"outcome": "aborted", "reason": "aborted"},
+                )
+            )
             raise
         except Exception as exc:  # a broken tool must never crash the loop
             result = ToolResult(content=f"tool {call.name} failed: {exc}", is_error=True)

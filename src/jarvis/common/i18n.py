@@ -119,6 +119,21 @@ _CATALOG: dict[str, dict[Language, str]] = {
         "en": "Stopped after reaching the maximum of {max_turns} rounds.",
     },
     "loop.aborted": {"ko": "중단했습니다.", "en": "Stopped."},
+    # A turn whose history could not be stored: said instead of a normal end.
+    "turn.prompt_not_saved": {
+        "ko": "메시지를 저장하지 못해 실행하지 않았습니다 ({cause}). 저장 공간이나 데이터베이스를 확인한 뒤 다시 보내 주세요.",
+        "en": "Your message could not be saved, so nothing ran ({cause}). Check the disk or "
+        "the database and send it again.",
+    },
+    "turn.answer_not_saved": {
+        "ko": "답변은 위에 있지만 저장되지 않았습니다 ({cause}). 다시 열면 이 턴이 보이지 않을 수 있습니다.",
+        "en": "The answer above was not saved ({cause}); it may be missing when you reopen "
+        "this session.",
+    },
+    "turn.failed": {
+        "ko": "이 턴이 오류로 끝났습니다: {cause}",
+        "en": "This turn ended with an error: {cause}",
+    },
     # Model layer errors shown to the user.
     "provider.unreachable": {
         "ko": "모델 서버({base_url})에 연결할 수 없습니다. JARVIS_MODEL__BASE_URL 을 확인하거나, "

@@ -1,6 +1,7 @@
 """AgentSession: one conversation. `prompt()` runs one turn through the fixed pipeline.
 
-validation → memory observe → loop → record → episode → background jobs.
+validation → store the prompt → memory observe → loop → store the answer → report the end →
+episode; background jobs (the AGENDA judge) run beside the reply.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from jarvis.agent_layer.events import AgentError, EventSink
+from jarvis.agent_layer.events import AgentEnd, AgentError, EventSink
 from jarvis.agent_layer.loop import AgentLoopConfig, LoopResult, run_agent_loop
 from jarvis.agent_layer.sessions.base import SessionEntry, SessionInfo, SessionStore
 from jarvis.agent_layer.tools import LoopTools, ToolCallContext
 from jarvis.common.clock import Clock
-from jarvis.common.i18n import Language
+from jarvis.common.i18n import Language, t
 from jarvis.common.logging import get_logger
+from jarvis.common.storage_errors import describe_storage_error
 from jarvis.core.extensions import SkillRegistry
 from jarvis.core.plugins import PluginHost
 from jarvis.core.security.validation import validate_input
@@ -80,7 +82,7 @@ class AgentSession:
         self.info = info
         self._subscribers: list[EventSink] = []
         self._lock = asyncio.Lock()
-        self._abort: asyncio.Event | None = None
+        self._aborts: set[asyncio.Event] = set()  # the running turn's and queued turns'
         self._background: set[asyncio.Task[None]] = set()
 
     @property
@@ -103,36 +105,68 @@ class AgentSession:
                 _log.exception("event subscriber failed")
 
     def abort(self) -> bool:
-        """Stop the running turn (and its pending approvals); False when nothing runs."""
-        if self._abort is None:
+        """Stop the running turn (and its pending approvals) and every queued one; False when
+        nothing runs or waits."""
+        if not self._aborts:
             return False
-        self._abort.set()
+        for abort in self._aborts:
+            abort.set()
         return True
 
     async def prompt(self, text: str) -> TurnOutcome:
-        async with self._lock:
-            self._abort = asyncio.Event()
-            try:
-                return await self._turn(text, self._abort)
-            finally:
-                self._abort = None
+        abort = asyncio.Event()
+        self._aborts.add(abort)  # a Stop while the turn still waits for the lock cancels it
+        try:
+            async with self._lock:
+                if abort.is_set():
+                    self.emit(AgentEnd(ended_by="aborted"))
+                    turn = self.info.turns + 1
+                    return TurnOutcome(self.id, turn, text, "", "aborted")
+                return await self._guarded_turn(text, abort)
+        finally:
+            self._aborts.discard(abort)
 
-    async def _turn(self, text: str, abort: asyncio.Event) -> TurnOutcome:
+    async def _guarded_turn(self, text: str, abort: asyncio.Event) -> TurnOutcome:
+        """Every started turn ends with exactly one `agent_end` or `agent_error`, whatever
+        fails: a failure the turn did not report itself becomes the `agent_error`."""
+        ending = _TurnEnding(self.emit)
+        try:
+            return await self._turn(text, abort, ending)
+        except Exception as exc:
+            _log.exception("turn failed")
+            cause = describe_storage_error(exc)
+            ending.fail(AgentError(message=t("turn.failed", self.setup.language, cause=cause)))
+            return TurnOutcome(self.id, self.info.turns, text, "", "error", error=cause)
+        finally:
+            ending.close()
+
+    async def _turn(self, text: str, abort: asyncio.Event, ending: _TurnEnding) -> TurnOutcome:
         setup = self.setup
         turn = self.info.turns + 1
         expanded = setup.skills.expand(text) if setup.skills and text.startswith("/") else None
         text = expanded or text  # `/name args` becomes the skill's prompt
         checked = validate_input(text, max_length=setup.input_max_length, lang=setup.language)
         if not checked.ok:
+            ending.settled = True  # nothing started: the validation event is the answer
             self.emit(ValidationFailed(message=checked.error, code=checked.code))
             return TurnOutcome(self.id, turn, text, checked.error, "invalid", error=checked.error)
         user = UserMessage(content=checked.text)
+        # The prompt is stored first, so a turn killed half-way still keeps what was asked.
+        failure = await self._store(turn, [user])
+        if failure is not None:
+            ending.fail(
+                AgentError(
+                    message=t("turn.prompt_not_saved", setup.language, cause=failure),
+                    kind="storage",
+                )
+            )
+            return TurnOutcome(self.id, turn, checked.text, "", "error", error=failure)
         for job in setup.turn_jobs:
             self._spawn(job(self, checked.text))
         await setup.plugins.before_agent_start(
             checked.text, {"session_id": self.id, "agent_id": setup.agent_id, "turn": turn}
         )
-        recent = await self._recent()
+        recent = await self._recent(turn)
         tools = setup.tools()
         system_prompt = await self._system_prompt(tools, checked.text, turn)
         ctx = ToolCallContext(
@@ -142,25 +176,30 @@ class AgentSession:
             abort=abort,
             user_id=self.info.user_id,
         )
-        try:
-            result = await run_agent_loop(
-                provider=setup.provider,
-                model=setup.model,
-                system_prompt=system_prompt,
-                history=[*recent, user],
-                tools=tools,
-                emit=self.emit,
-                tool_context=ctx,
-                config=setup.loop_config,
-                agent_name=setup.agent_name,
-                transform_context=setup.plugins.transform_context,
-            )
-        except Exception as exc:  # the loop should not raise; if it does, say so and keep going
-            _log.exception("agent loop failed")
-            self.emit(AgentError(message=str(exc)))
-            return TurnOutcome(self.id, turn, checked.text, "", "error", error=str(exc))
+        result = await run_agent_loop(
+            provider=setup.provider,
+            model=setup.model,
+            system_prompt=system_prompt,
+            history=[*recent, user],
+            tools=tools,
+            emit=ending.hold,
+            tool_context=ctx,
+            config=setup.loop_config,
+            agent_name=setup.agent_name,
+            transform_context=setup.plugins.transform_context,
+        )
         await self._replace_answer(result)
-        await self._record(turn, user, result)
+        # Stored before it is reported: the held agent_end goes out only after the write.
+        failure = await self._store(turn, result.messages)
+        if failure is not None:
+            ending.fail(
+                AgentError(
+                    message=t("turn.answer_not_saved", setup.language, cause=failure),
+                    kind="storage",
+                )
+            )
+        else:
+            ending.release()
         outcome = TurnOutcome(
             self.id,
             turn,
@@ -168,7 +207,7 @@ class AgentSession:
             result.final_text,
             result.ended_by,
             result=result,
-            error=result.error,
+            error=result.error or failure,
         )
         await self._episode(outcome, result)
         return outcome
@@ -198,10 +237,11 @@ class AgentSession:
             result.messages[-1] = last.model_copy(update={"content": replaced})
             result.final_text = replaced
 
-    async def _recent(self) -> list[Message]:
+    async def _recent(self, turn: int) -> list[Message]:
+        """The last turns before this one (this turn's prompt is already stored)."""
         turns = self.setup.memory.recent_turns if self.setup.memory else 3
-        entries = await self.setup.store.recent(self.id, turns)
-        return [entry.message for entry in entries]
+        entries = await self.setup.store.recent(self.id, turns + 1)
+        return [entry.message for entry in entries if entry.turn < turn]
 
     async def _system_prompt(self, tools: LoopTools, query: str, turn: int) -> str:
         base = self.setup.system_prompt(tools)
@@ -212,14 +252,23 @@ class AgentSession:
         block = await memory.observe(scope, query)
         return f"{base}\n\n{block}" if block else base
 
-    async def _record(self, turn: int, user: UserMessage, result: LoopResult) -> None:
+    async def _store(self, turn: int, messages: list[Message]) -> str | None:
+        """Append this turn's messages; the cause, in one line, when the write failed."""
+        if not messages:
+            return None
         now = self.setup.clock.now_ms()
-        entries = [SessionEntry(turn=turn, ts_ms=now, message=m) for m in [user, *result.messages]]
-        await self.setup.store.append(self.id, entries)
+        entries = [SessionEntry(turn=turn, ts_ms=now, message=m) for m in messages]
+        try:
+            await self.setup.store.append(self.id, entries)
+        except Exception as exc:
+            _log.error("session %s turn %d not stored: %s", self.id, turn, exc)
+            return describe_storage_error(exc)
         self.info.turns = turn
         self.info.updated_ms = now
-        if not self.info.title:
-            self.info.title = user.content[:60]
+        first = messages[0]
+        if not self.info.title and isinstance(first, UserMessage):
+            self.info.title = first.content[:60]
+        return None
 
     async def _episode(self, outcome: TurnOutcome, result: LoopResult) -> None:
         memory = self.setup.memory
@@ -242,7 +291,10 @@ class AgentSession:
             outcome=_episode_outcome(result),
             overflow=result.overflows > 0,
         )
-        await memory.record_episode(episode)
+        try:
+            await memory.record_episode(episode)
+        except Exception as exc:  # the turn is stored; a lost episode costs only learning
+            _log.error("episode of session %s turn %d not stored: %s", self.id, outcome.turn, exc)
 
 
 def _episode_outcome(result: LoopResult) -> str:
@@ -253,3 +305,38 @@ def _episode_outcome(result: LoopResult) -> str:
         return "aborted"
     failed = result.error is not None or any(run.result.is_error for run in result.tool_runs)
     return "failure" if failed else "success"
+
+
+class _TurnEnding:
+    """Holds the loop's closing event until the turn is stored, and makes sure exactly one
+    closing event (`agent_end` or `agent_error`) leaves for every started turn."""
+
+    def __init__(self, emit: EventSink) -> None:
+        self._emit = emit
+        self._held: BaseModel | None = None
+        self.settled = False
+
+    def hold(self, event: BaseModel) -> None:
+        if isinstance(event, AgentEnd | AgentError):
+            # The loop reports a model failure as agent_error then agent_end: keep the error.
+            if not isinstance(self._held, AgentError):
+                self._held = event
+            return
+        self._emit(event)
+
+    def release(self) -> None:
+        if self._held is not None:
+            self._send(self._held)
+
+    def fail(self, error: AgentError) -> None:
+        self._send(error)
+
+    def close(self) -> None:
+        """Anything still unsaid when the turn leaves (a cancelled task) is said now."""
+        if not self.settled:
+            self._send(self._held or AgentEnd(ended_by="aborted"))
+
+    def _send(self, event: BaseModel) -> None:
+        if not self.settled:
+            self.settled = True
+            self._emit(event)

@@ -118,11 +118,13 @@ async def test_episode_records_overflow_and_successful_calls() -> None:
 
 
 async def test_abort_stops_the_running_turn() -> None:
-    session, _, _ = await make_session(FauxProvider([FauxResponse(text="x", delay_sec=10)]))
+    session, _, _ = await make_session(FauxProvider([FauxResponse(text="x", delay_sec=600)]))
+    model_called = asyncio.Event()
+    session.subscribe(lambda e: model_called.set() if e.type == "turn_start" else None)  # type: ignore[attr-defined]
     task = asyncio.create_task(session.prompt("slow"))
-    await asyncio.sleep(0.05)
+    await model_called.wait()
     assert session.running and session.abort()
-    outcome: TurnOutcome = await asyncio.wait_for(task, 2)
+    outcome: TurnOutcome = await task
     assert outcome.ended_by == "aborted"
     assert not session.abort()
 
