@@ -131,7 +131,7 @@ async def concurrent_turns(sessions: int = 50, turns: int = 5) -> list[float]:
     ):
 
         async def one_session() -> list[float]:
-            async with websockets.connect(server.ws_url()) as ws:
+            async with websockets.connect(server.ws_url(), additional_headers=server.headers) as ws:
                 await ws.recv()  # the session event
                 times = []
                 for n in range(turns):
@@ -191,7 +191,7 @@ async def across_processes(dsn: str, rounds: int = 200) -> tuple[list[float], li
     Returns (t0 → tab A's `approval_resolved`, t0 → tab A's `tool_execution_end`) in ms.
     """
     from tests.support.live_server import Tab
-    from tests.support.processes import bash, healthy, serve
+    from tests.support.processes import bash, healthy, hud_headers, serve
 
     script: list[object] = []
     for i in range(rounds):
@@ -207,7 +207,7 @@ async def across_processes(dsn: str, rounds: int = 200) -> tuple[list[float], li
         session = (await tab_a.next("session"))["session"]["id"]
         tab_b = await Tab.open(f"ws://{b}/ws?session={session}")
         await tab_b.next("session")
-        async with httpx.AsyncClient() as http:
+        async with httpx.AsyncClient(headers=hud_headers()) as http:
             for i in range(rounds):
                 await tab_a.send(type="prompt", text=f"run {i}")
                 request = await tab_b.next("approval_request")

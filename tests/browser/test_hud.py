@@ -17,6 +17,7 @@ def bash(command: str) -> dict[str, Any]:
 
 
 async def open_hud(browser: Browser, url: str) -> Page:
+    """Open the URL `jarvis serve` printed (`server.launch_url()`) in a fresh browser."""
     page = await (await browser.new_context()).new_page()
     await page.goto(url)
     await expect(page.locator("#status.on")).to_be_visible()
@@ -36,10 +37,10 @@ async def test_two_tabs_both_show_the_modal_and_one_answer_closes_both(
     browser: Browser, tmp_path: Path
 ) -> None:
     with live_server(tmp_path, [bash("echo from-the-hud"), "finished"]) as server:
-        first = await open_hud(browser, server.url)
+        first = await open_hud(browser, server.launch_url())
         await say(first, "run something")
         await expect(first.locator("#modal")).to_be_visible()
-        second = await open_hud(browser, f"{server.url}/?session={await session_id(first)}")
+        second = await open_hud(browser, server.launch_url(session=await session_id(first)))
         await expect(second.locator("#modal")).to_be_visible()
         await expect(second.locator("#modal-args dd")).to_have_text("echo from-the-hud")
         await expect(second.locator("#modal-buttons button")).to_have_count(3)
@@ -55,7 +56,7 @@ async def test_reload_while_pending_shows_the_modal_again_and_enter_allows(
     browser: Browser, tmp_path: Path
 ) -> None:
     with live_server(tmp_path, [bash("ls"), "listed"]) as server:
-        page = await open_hud(browser, server.url)
+        page = await open_hud(browser, server.launch_url())
         await say(page, "list")
         await expect(page.locator("#modal")).to_be_visible()
         await page.reload()
@@ -67,7 +68,7 @@ async def test_reload_while_pending_shows_the_modal_again_and_enter_allows(
 
 async def test_deny_shows_the_fixed_line(browser: Browser, tmp_path: Path) -> None:
     with live_server(tmp_path, [bash("rm -r build")]) as server:
-        page = await open_hud(browser, server.url)
+        page = await open_hud(browser, server.launch_url())
         await say(page, "clean up")
         await page.click("#modal-buttons button[data-answer=deny]")
         await expect(page.locator(".msg.assistant").last).to_have_text(
@@ -80,7 +81,7 @@ async def test_timeout_line_and_activity_entry(browser: Browser, tmp_path: Path)
     with live_server(
         tmp_path, [bash("make deploy")], security={"approval_timeout_sec": 1.0}
     ) as server:
-        page = await open_hud(browser, server.url)
+        page = await open_hud(browser, server.launch_url())
         await say(page, "deploy")
         await expect(page.locator("#modal-countdown")).to_contain_text("초 남음")
         await expect(page.locator("#modal")).to_be_hidden(timeout=5000)
@@ -102,7 +103,7 @@ async def test_always_then_no_modal_then_revoke_asks_again(
         "three",
     ]
     with live_server(tmp_path, script) as server:
-        page = await open_hud(browser, server.url)
+        page = await open_hud(browser, server.launch_url())
         await say(page, "status")
         await page.click("#modal-buttons button[data-answer=always]")
         await expect(page.locator(".msg.assistant").last).to_have_text("one")
@@ -119,7 +120,7 @@ async def test_always_then_no_modal_then_revoke_asks_again(
 async def test_model_output_is_rendered_as_text(browser: Browser, tmp_path: Path) -> None:
     evil = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2"> done'
     with live_server(tmp_path, [evil]) as server:
-        page = await open_hud(browser, server.url)
+        page = await open_hud(browser, server.launch_url())
         await say(page, "hello")
         bubble = page.locator(".msg.assistant").last
         await expect(bubble).to_have_text(evil)
@@ -130,7 +131,7 @@ async def test_model_output_is_rendered_as_text(browser: Browser, tmp_path: Path
 async def test_agenda_card_done_dismiss_and_revive(browser: Browser, tmp_path: Path) -> None:
     judge = ["분기 보고서 초안을 팀장님께 보내기 (근거: 분기 보고서 초안을 팀장님께 보내야 해)"]
     with live_server(tmp_path, ["알겠습니다."], judge=judge) as server:
-        page = await open_hud(browser, server.url)
+        page = await open_hud(browser, server.launch_url())
         await say(page, "내일 오후 3시까지 분기 보고서 초안을 팀장님께 보내야 해")
         item = page.locator("#agenda li:not(.closed)")
         await expect(item).to_contain_text("분기 보고서 초안을 팀장님께 보내기")
@@ -153,5 +154,5 @@ async def test_a_broken_tool_file_is_reported_in_activity(browser: Browser, tmp_
             if any(not s.ok for s in server.assembly.extensions.status()):
                 break
             await asyncio.sleep(0.02)
-        page = await open_hud(browser, server.url)
+        page = await open_hud(browser, server.launch_url())
         await expect(page.locator("#activity li.bad")).to_contain_text("broken.py")

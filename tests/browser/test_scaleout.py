@@ -8,7 +8,7 @@ from pathlib import Path
 from playwright.async_api import Browser, Page, expect
 
 from tests.support.live_server import Tab
-from tests.support.processes import bash, healthy, serve
+from tests.support.processes import LAUNCH_TOKEN, bash, healthy, serve
 
 
 async def open_hud(browser: Browser, url: str) -> Page:
@@ -28,7 +28,7 @@ async def test_allow_clicked_on_b_runs_the_tool_in_a(
         await asyncio.gather(healthy(a), healthy(b))
         tab_a = await Tab.open(f"ws://{a}/ws")
         session = (await tab_a.next("session"))["session"]["id"]
-        page = await open_hud(browser, f"http://{b}/?session={session}")
+        page = await open_hud(browser, f"http://{b}/?token={LAUNCH_TOKEN}&session={session}")
         assert await page.evaluate("sessionStorage.getItem('jarvis_session')") == session
 
         await tab_a.send(type="prompt", text="run it")

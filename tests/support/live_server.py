@@ -1,55 +1,115 @@
-"""A real Jarvis server (uvicorn + the real assembly) on a free port, in a background thread."""
+"""A real Jarvis server (uvicorn + the real assembly) on a free port, in a background thread.
+
+Tests reach it the way the HUD does: `LiveServer.start()` opens the launch URL
+(`/?token=…`), keeps the login cookie it gets, and `Tab.open(url)` sends that cookie and the
+HUD's own Origin on the WebSocket handshake. `server.headers` does the same for httpx.
+Servers started elsewhere (`jarvis serve` processes) are made known with `register_credentials`.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode, urlsplit
 
+import httpx
 import uvicorn
 import websockets
-from ruamel.yaml import YAML
 
 from jarvis.app.infra import AppAssembly, build_app
 from jarvis.app.settings import Settings
 from jarvis.ui.web.server import create_app
+from jarvis.ui.web.session_cookie import cookie_name
+
+# host:port → the headers a logged-in client of that server sends.
+_CREDENTIALS: dict[str, dict[str, str]] = {}
+
+
+def register_credentials(address: str, headers: Mapping[str, str]) -> None:
+    """Let `Tab.open` authenticate to the server at `host:port` with these headers."""
+    _CREDENTIALS[address] = dict(headers)
+
+
+def credentials_for(address: str) -> dict[str, str]:
+    return dict(_CREDENTIALS.get(address, {}))
+
+
+def exchange_launch_token(base_url: str, token: str) -> str | None:
+    """Open the printed launch URL like a browser: the cookie value it sets, or None."""
+    port = urlsplit(base_url).port or 80
+    response = httpx.get(f"{base_url}/", params={"token": token}, follow_redirects=False)
+    return response.cookies.get(cookie_name(port))
 
 
 class LiveServer:
     def __init__(self, assembly: AppAssembly) -> None:
         self.assembly = assembly
+        token = assembly.settings.web.token
+        assert token is not None, "live_server sets a launch token"
+        self.token = token.get_secret_value()
         config = uvicorn.Config(
-            create_app(assembly), host="127.0.0.1", port=0, log_level="warning", lifespan="on"
+            create_app(assembly),
+            host="127.0.0.1",
+            port=0,
+            log_level="warning",
+            lifespan="on",
+            ws_max_size=1_000_000,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.port = 0
+        self.cookie: str | None = None
 
     def start(self) -> None:
         self.thread.start()
         while not self.server.started:
             threading.Event().wait(0.01)
         self.port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.cookie = exchange_launch_token(self.url, self.token)
+        register_credentials(self.address, self.headers)
 
     def stop(self) -> None:
+        _CREDENTIALS.pop(self.address, None)
         self.server.should_exit = True
         self.thread.join(5)
 
     @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
 
-    def ws_url(self, session: str | None = None, key: str | None = None) -> str:
-        query = "&".join(f"{k}={v}" for k, v in (("session", session), ("key", key)) if v)
-        return f"ws://127.0.0.1:{self.port}/ws?{query}"
+    @property
+    def url(self) -> str:
+        return f"http://{self.address}"
+
+    @property
+    def cookie_name(self) -> str:
+        return cookie_name(self.port)
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """What the logged-in HUD sends: its cookie (when it has one) and its own Origin."""
+        headers = {"Origin": self.url}
+        if self.cookie:
+            headers["Cookie"] = f"{self.cookie_name}={self.cookie}"
+        return headers
+
+    def launch_url(self, **params: str) -> str:
+        """The URL `jarvis serve` prints (plus extra query parameters such as `session`)."""
+        return f"{self.url}/?{urlencode({'token': self.token, **params})}"
+
+    def ws_url(self, session: str | None = None) -> str:
+        return f"ws://{self.address}/ws" + (f"?session={session}" if session else "")
 
 
 def write_script(path: Path, responses: list[Any]) -> Path:
-    YAML(typ="safe").dump(responses, path.open("w", encoding="utf-8"))
+    # JSON is YAML too, and keeps long runs of spaces that a YAML dump would fold on reload.
+    path.write_text(json.dumps(responses), encoding="utf-8")
     return path
 
 
@@ -67,7 +127,9 @@ def live_server(
         settings.setdefault(
             "openloop", {"model": {"provider": "faux", "model": "judge", "script": str(judge_path)}}
         )
-    config = Settings(home=home, workspace=home, model=model, **settings)
+    web = dict(settings.pop("web", {}))
+    web.setdefault("token", secrets.token_urlsafe(16))
+    config = Settings(home=home, workspace=home, model=model, web=web, **settings)
     server = LiveServer(build_app(config))
     server.start()
     try:
@@ -84,8 +146,10 @@ class Tab:
         self.events: list[dict[str, Any]] = []
 
     @classmethod
-    async def open(cls, url: str) -> Tab:
-        return cls(await websockets.connect(url))
+    async def open(cls, url: str, headers: Mapping[str, str] | None = None) -> Tab:
+        """Connect like a HUD tab: with the server's registered credentials unless `headers`."""
+        sent = credentials_for(urlsplit(url).netloc) if headers is None else dict(headers)
+        return cls(await websockets.connect(url, additional_headers=sent))
 
     async def send(self, **message: Any) -> None:
         await self.ws.send(json.dumps(message))

@@ -6,12 +6,16 @@ event loop, pools and LISTEN connection, sharing only the database, as a deploym
     with serve(tmp / "a", dsn, [bash("echo hi"), "done"]) as (address, process):
         await healthy(address)
         tab = await Tab.open(f"ws://{address}/ws")
+
+Every server started here has the launch token `LAUNCH_TOKEN`; `Tab.open` knows it, and httpx
+clients send `hud_headers()` (scripts authenticate with `Authorization: Bearer <token>`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -25,10 +29,18 @@ from typing import NamedTuple
 import httpx
 from ruamel.yaml import YAML
 
+from tests.support.live_server import register_credentials
+
 # The console script of the environment the tests run in.
 JARVIS = shutil.which("jarvis") or str(Path(sys.executable).parent / "jarvis")
 LOG_FILE = "serve.log"
 SCRIPT_FILE = "script.yaml"
+LAUNCH_TOKEN = secrets.token_urlsafe(16)
+
+
+def hud_headers() -> dict[str, str]:
+    """What a script sends to any server started by `serve`."""
+    return {"Authorization": f"Bearer {LAUNCH_TOKEN}"}
 
 
 class Served(NamedTuple):
@@ -79,6 +91,7 @@ def serve(
         JARVIS_MODEL__PROVIDER="faux",
         JARVIS_MODEL__SCRIPT=str(home / SCRIPT_FILE),
         JARVIS_OPENLOOP__ENABLED="false",
+        JARVIS_WEB__TOKEN=LAUNCH_TOKEN,
     )
     environment.update(env or {})
     # A file, not a pipe: a pipe nobody reads fills up and blocks the server.
@@ -90,8 +103,10 @@ def serve(
             stdout=log,
             stderr=subprocess.STDOUT,
         )
+        address = f"127.0.0.1:{port}"
+        register_credentials(address, hud_headers())
         try:
-            yield Served(f"127.0.0.1:{port}", process)
+            yield Served(address, process)
         finally:
             stop(process)
 

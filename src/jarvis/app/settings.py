@@ -11,7 +11,14 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic.fields import FieldInfo
 from pydantic_settings import (
     BaseSettings,
@@ -63,8 +70,24 @@ class PluginSettings(BaseModel):
 
 
 class WebSettings(BaseModel):
+    """Where the HUD listens and who may reach it (see docs/security.md)."""
+
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=1, le=65535)
+    token: SecretStr | None = Field(
+        None, description="The launch token; default: a new random one per `jarvis serve`."
+    )
+    allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description="Host names besides 127.0.0.1, localhost, ::1 and the bind host.",
+    )
+    allowed_origins: list[str] = Field(
+        default_factory=list,
+        description="Origins (scheme://host:port) besides the HUD's own that may drive it.",
+    )
+    cookie_max_age_days: int = Field(
+        30, ge=1, description="How long a HUD login (the session cookie) stays valid."
+    )
 
 
 class Settings(BaseSettings):

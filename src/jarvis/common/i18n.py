@@ -20,6 +20,121 @@ _CATALOG: dict[str, dict[Language, str]] = {
         "ko": "입력에 실행될 수 있는 스크립트 패턴({pattern})이 있어 받지 않았습니다.",
         "en": "The input contains an executable script pattern ({pattern}) and was refused.",
     },
+    # HUD access (web boundary): who may reach the HUD, and how approvals are displayed.
+    "web.unauthorized": {
+        "ko": "로그인이 필요합니다. `jarvis serve` 가 출력한 주소를 여세요 (프로그램은 "
+        "Authorization: Bearer <API 키> 헤더).",
+        "en": "Log in first: open the address printed by `jarvis serve` (programs send "
+        "Authorization: Bearer <API key>).",
+    },
+    "web.gate_open_url": {
+        "ko": "이 HUD를 쓰려면 `jarvis serve` 가 터미널에 출력한 주소(…/?token=…)를 여세요.",
+        "en": "To use this HUD, open the address `jarvis serve` printed in its terminal "
+        "(…/?token=…).",
+    },
+    "web.gate_bad_token": {
+        "ko": "이 주소의 토큰이 맞지 않습니다 (서버를 다시 시작했나요?). 지금 출력된 주소를 여세요.",
+        "en": "This address has a wrong token (was the server restarted?). Open the one it "
+        "printed now.",
+    },
+    "web.gate_login": {
+        "ko": "API 키로 로그인하세요.",
+        "en": "Log in with your API key.",
+    },
+    "web.login_key_label": {"ko": "API 키", "en": "API key"},
+    "web.login_button": {"ko": "로그인", "en": "Log in"},
+    "web.login_failed": {"ko": "API 키가 맞지 않습니다.", "en": "Wrong API key."},
+    "web.login_not_used": {
+        "ko": "API 키가 설정되지 않았습니다. `jarvis serve` 가 출력한 주소를 여세요.",
+        "en": "No API keys are configured. Open the address printed by `jarvis serve`.",
+    },
+    "web.origin_refused": {
+        "ko": "다른 출처({origin})의 요청은 받지 않습니다.",
+        "en": "Requests from another origin ({origin}) are refused.",
+    },
+    "web.body_too_large": {
+        "ko": "요청 본문이 너무 큽니다 ({limit:,}바이트까지).",
+        "en": "The request body is too large (at most {limit:,} bytes).",
+    },
+    "web.rate_limited": {
+        "ko": "요청이 너무 많습니다. 잠시 후 다시 시도하세요.",
+        "en": "Too many requests; slow down.",
+    },
+    "web.binary_frame": {
+        "ko": "바이너리 메시지는 받지 않습니다. JSON 텍스트로 보내 주세요.",
+        "en": "Binary messages are not accepted; send JSON text.",
+    },
+    "web.message_too_deep": {
+        "ko": "메시지의 JSON이 너무 깊게 중첩되어 있습니다.",
+        "en": "The message's JSON is nested too deeply.",
+    },
+    "web.message_too_large": {
+        "ko": "메시지가 너무 깁니다 ({limit:,}바이트까지).",
+        "en": "The message is too large (at most {limit:,} bytes).",
+    },
+    "web.bad_message": {"ko": "잘못된 메시지입니다: {detail}", "en": "Bad message: {detail}"},
+    "serve.open_hud": {
+        "ko": "JARVIS HUD{mode} → 브라우저에서 이 주소를 여세요 (토큰은 비밀입니다):\n  {url}",
+        "en": "JARVIS HUD{mode} → open this address in your browser (the token is secret):\n"
+        "  {url}",
+    },
+    "serve.open_hud_keys": {
+        "ko": "JARVIS HUD{mode} → {url} (API 키로 로그인)",
+        "en": "JARVIS HUD{mode} → {url} (log in with an API key)",
+    },
+    "display.spaces": {"ko": "⟨공백 {count}칸⟩", "en": "⟨{count} spaces⟩"},
+    "approval.warning.compound": {
+        "ko": "⚠ 여러 명령이나 셸 구문이 이어져 있습니다 (compound)",
+        "en": "⚠ several commands or shell constructs (compound)",
+    },
+    "approval.warning.destructive": {
+        "ko": "⚠ 지우거나 덮어쓰는 작업입니다 (destructive)",
+        "en": "⚠ deletes or overwrites (destructive)",
+    },
+    "approval.warning.outside_workspace": {
+        "ko": "⚠ 작업 폴더 밖을 건드립니다 (outside_workspace)",
+        "en": "⚠ reaches outside the workspace (outside_workspace)",
+    },
+    "approval.warning.control_chars": {
+        "ko": "⚠ 보이지 않는 제어 문자가 들어 있습니다 (control_chars)",
+        "en": "⚠ contains invisible control characters (control_chars)",
+    },
+    "approval.no_always": {
+        "ko": "항상 허용을 제공하지 않는 이유: {reason}",
+        "en": "ALWAYS is not offered: {reason}",
+    },
+    "approval.no_always.compound": {
+        "ko": "여러 명령이 이어진 줄은 규칙으로 저장하지 않습니다",
+        "en": "a line of several commands is never saved as a rule",
+    },
+    "approval.no_always.unsafe": {
+        "ko": "규칙으로 안전하게 표현할 수 없는 명령입니다",
+        "en": "the command cannot be captured safely by a rule",
+    },
+    "approval.no_always.wrapper": {
+        "ko": "다른 명령을 실행하는 래퍼(env, sh -c, xargs …)입니다",
+        "en": "it is a wrapper that runs another command (env, sh -c, xargs …)",
+    },
+    "approval.no_always.inline_code": {
+        "ko": "인라인 코드(python -c 등)는 매번 확인합니다",
+        "en": "inline code (python -c …) is checked every time",
+    },
+    "approval.no_always.secret": {
+        "ko": "비밀 정보에 닿는 작업입니다",
+        "en": "it touches secrets",
+    },
+    "approval.no_always.no_standing_consent": {
+        "ko": "이 도구는 상시 허용을 받지 않습니다",
+        "en": "this tool never accepts standing consent",
+    },
+    "approval.no_always.glob_chars": {
+        "ko": "와일드카드 문자가 들어 있어 규칙이 너무 넓어집니다",
+        "en": "wildcard characters would make the rule too broad",
+    },
+    "approval.no_always.root": {
+        "ko": "루트(/) 전체에 대한 규칙은 만들지 않습니다",
+        "en": "no rule covers the whole root (/)",
+    },
     # Denial flow: the turn ends by code with one of these lines.
     "approval.denied_turn_end": {
         "ko": "승인이 거부되어 {tools} 실행을 멈췄습니다. 필요하면 다시 요청해 주세요.",

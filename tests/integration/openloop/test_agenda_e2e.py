@@ -50,7 +50,7 @@ async def test_a_promise_is_kept_merged_and_cancelled(tmp_path: Path) -> None:
     ) as server:
         tab = await Tab.open(server.ws_url())
         await tab.next("session")
-        async with httpx.AsyncClient(base_url=server.url) as http:
+        async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
             await turn(tab, PROMISE)
             view = await settle(server, http, 1)
             (loop,) = view["open"]

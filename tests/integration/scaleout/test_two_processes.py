@@ -11,7 +11,7 @@ import httpx
 import psycopg
 
 from tests.support.live_server import Tab
-from tests.support.processes import bash, healthy, serve
+from tests.support.processes import bash, healthy, hud_headers, serve
 
 
 async def status_of(dsn: str, item_id: str) -> tuple[object, ...] | None:
@@ -37,7 +37,7 @@ async def test_a_turn_in_a_asks_a_tab_on_b_and_the_answer_to_b_unblocks_a(
         await tab_a.send(type="prompt", text="run it")
         request = await tab_b.next("approval_request")
         assert request["tool"] == "bash" and request["session_id"] == session
-        async with httpx.AsyncClient() as http:
+        async with httpx.AsyncClient(headers=hud_headers()) as http:
             answered = await http.post(
                 f"http://{b}/api/approvals/{request['id']}", json={"answer": "allow"}
             )
@@ -72,7 +72,7 @@ async def test_a_process_killed_while_waiting_keeps_the_history_and_leaves_nothi
     with serve(home, dsn, ["after restart"]) as (again, _):
         await healthy(again)  # start-up expires the rows of dead owners on this host
         assert await status_of(dsn, request["id"]) == ("timeout",)
-        async with httpx.AsyncClient() as http:
+        async with httpx.AsyncClient(headers=hud_headers()) as http:
             history = (await http.get(f"http://{again}/api/sessions/{session}/history")).json()
             sessions = (await http.get(f"http://{again}/api/sessions")).json()
     # The finished turn is intact; the killed one kept what was asked (stored before the loop).

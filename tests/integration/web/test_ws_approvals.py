@@ -27,7 +27,7 @@ async def prompt(server: LiveServer, text: str = "run it") -> tuple[Tab, str]:
 
 async def test_health_and_page_are_served(tmp_path: Path) -> None:
     with live_server(tmp_path, ["hi"]) as server:
-        async with httpx.AsyncClient(base_url=server.url) as http:
+        async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
             assert (await http.get("/api/health")).json()["ok"] is True
             page = await http.get("/")
             assert page.status_code == 200 and "JARVIS" in page.text
@@ -64,7 +64,7 @@ async def test_two_tabs_see_the_request_and_the_first_answer_wins(tmp_path: Path
         end = await first.next("tool_execution_end")
         assert not end["is_error"] and "hello-from-bash" in end["result_preview"]
         assert end["decision"]["reason"] == "user_once"
-        async with httpx.AsyncClient(base_url=server.url) as http:
+        async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
             late = await http.post(f"/api/approvals/{request['id']}", json={"answer": "deny"})
             assert late.status_code == 409
             missing = await http.post("/api/approvals/nope", json={"answer": "deny"})
@@ -120,7 +120,7 @@ async def test_no_connection_means_no_approver(tmp_path: Path) -> None:
     with live_server(tmp_path, [slow, "after"]) as server:
         tab, _ = await prompt(server)
         await tab.close()
-        async with httpx.AsyncClient(base_url=server.url) as http:
+        async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
             for _ in range(50):
                 audit = (await http.get("/api/audit")).json()
                 if audit:
@@ -158,7 +158,7 @@ async def test_always_saves_the_rule_and_the_next_command_runs_without_asking(
         request = await tab.next("approval_request")
         await tab.send(type="approval", id=request["id"], answer="always")
         await tab.next("agent_end")
-        async with httpx.AsyncClient(base_url=server.url) as http:
+        async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
             files = (await http.get("/api/rules")).json()["files"]
             (rule,) = files["approvals/main.yaml"]
             assert (rule["tool"], rule["pattern"], rule["stale"]) == ("bash", "git status", False)
@@ -187,8 +187,9 @@ async def test_api_keys_name_the_user_and_guard_every_request(tmp_path: Path) ->
             assert (await http.get("/api/sessions")).status_code == 401
             wrong = await http.get("/api/sessions", headers={"Authorization": "Bearer nope"})
             assert wrong.status_code == 401 and "API" in wrong.json()["detail"]
-            assert (await http.get("/", params={"key": "k-bob"})).status_code == 200
-            tab = await Tab.open(server.ws_url(key="k-alice"))
+            # A key in the URL is no credential any more (URLs end up in logs and history).
+            assert (await http.get("/api/sessions", params={"key": "k-bob"})).status_code == 401
+            tab = await Tab.open(server.ws_url(), headers={"Authorization": "Bearer k-alice"})
             session = (await tab.next("session"))["session"]
             assert session["user_id"] == "alice"
             await tab.send(type="prompt", text="go")
@@ -209,7 +210,7 @@ async def test_api_keys_name_the_user_and_guard_every_request(tmp_path: Path) ->
 
 async def test_rate_limit_answers_429(tmp_path: Path) -> None:
     with live_server(tmp_path, ["x"], security={"rate_limit_per_minute": 3}) as server:
-        async with httpx.AsyncClient(base_url=server.url) as http:
+        async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
             codes = [(await http.get("/api/sessions")).status_code for _ in range(5)]
         assert codes == [200, 200, 200, 429, 429]
 
@@ -218,7 +219,7 @@ async def test_big_bodies_are_refused_and_the_system_prompt_has_the_approval_rul
     tmp_path: Path,
 ) -> None:
     with live_server(tmp_path, [bash("ls"), "ok"]) as server:
-        async with httpx.AsyncClient(base_url=server.url) as http:
+        async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
             big = await http.post("/api/sessions", content=b"x" * 1_200_000)
             assert big.status_code == 413
         tab, _ = await prompt(server)

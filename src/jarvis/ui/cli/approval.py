@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
+from jarvis.common.i18n import Language, t
 from jarvis.core.approvals.channel import ApprovalChannel
 from jarvis.core.approvals.pending import PendingApprovalStore, Status
 from jarvis.core.approvals.request import ApprovalRequest
@@ -31,14 +32,24 @@ class TerminalApprovalChannel(ApprovalChannel):
 
     async def deliver(self, request: ApprovalRequest) -> bool:
         render = self.repl.render
-        render.line(f"⚡ 승인 요청 · {request.tool} ({request.source})")
+        lang = self.repl.builder.app.settings.language
+        shown = render.shown
+        render.line(f"⚡ 승인 요청 · {shown(request.tool)} ({shown(request.source)})")
         for arg in request.args:
             note = f"  (원래 {arg.original_length}자 중 일부만 표시)" if arg.shortened else ""
-            render.line(f"    {arg.key}: {arg.value}{note}")
+            render.line(f"    {shown(arg.key)}: {shown(arg.value, lang)}{note}")
         if request.irreversible:
             render.line("    ⚠ 되돌릴 수 없는 작업입니다.")
+        for code in request.warnings:
+            render.line(f"    {_explained(f'approval.warning.{code}', lang, f'⚠ {code}')}")
         if request.pattern is not None:
-            render.line(f"    항상 허용하면 저장될 규칙: {request.tool} {request.pattern}")
+            render.line(
+                f"    항상 허용하면 저장될 규칙: {shown(request.tool)} {shown(request.pattern)}"
+            )
+        elif request.no_always_reason:
+            code = request.no_always_reason
+            reason = _explained(f"approval.no_always.{code}", lang, shown(code))
+            render.line(f"    {t('approval.no_always', lang, reason=reason)}")
         choices = " · ".join(_LABELS[o] for o in request.options)
         render.write(f"  [{choices}] ({int(request.timeout_sec)}초) › ")
         self.repl.set_answer_sink(lambda line: self._answer(request, line))
@@ -57,3 +68,11 @@ class TerminalApprovalChannel(ApprovalChannel):
     async def resolved(self, request: ApprovalRequest, status: Status) -> None:
         self.repl.answer_sink = None
         self.repl.render.line(f"  {_RESOLVED.get(status, status)}")
+
+
+def _explained(key: str, lang: Language, fallback: str) -> str:
+    """The catalog's explanation of a code; an unknown code is shown as it is."""
+    try:
+        return t(key, lang)
+    except KeyError:
+        return fallback

@@ -12,6 +12,7 @@ import typer
 from jarvis.app.infra import AppAssembly, build_app
 from jarvis.app.session_builder import SessionBuilder
 from jarvis.app.settings import SettingsError, load_settings
+from jarvis.common.i18n import t
 from jarvis.ui.cli.admin import approvals, audit, extensions
 from jarvis.ui.cli.chat import ChatRepl
 
@@ -58,14 +59,25 @@ def serve(
     import uvicorn
 
     from jarvis.ui.web.factory import DEMO_ENV
+    from jarvis.ui.web.launch_token import LAUNCH_TOKEN_ENV, launch_token_for, launch_url
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     settings = assemble(demo=demo).settings  # validates the settings once, in the parent
     if workers > 1 and settings.storage.backend != "postgres":
         raise fail("--workers > 1 needs JARVIS_STORAGE__BACKEND=postgres (shared state)")
     bind_host, bind_port = host or settings.web.host, port or settings.web.port
-    mode = " (demo: scripted model)" if demo else f" (model: {settings.model.model})"
-    typer.secho(f"JARVIS HUD → http://{bind_host}:{bind_port}/{mode}", fg="green")
+    token = launch_token_for(settings)
+    # Workers read their settings from the environment: the same host, port and token.
+    os.environ.update(
+        {"JARVIS_WEB__HOST": bind_host, "JARVIS_WEB__PORT": str(bind_port), LAUNCH_TOKEN_ENV: token}
+    )
+    mode = " (demo)" if demo else f" ({settings.model.model})"
+    if settings.security.api_keys:
+        url = launch_url(bind_host, bind_port, None)
+        typer.secho(t("serve.open_hud_keys", settings.language, mode=mode, url=url), fg="green")
+    else:
+        url = launch_url(bind_host, bind_port, token)
+        typer.secho(t("serve.open_hud", settings.language, mode=mode, url=url), fg="green")
     if demo:
         os.environ[DEMO_ENV] = "1"
     # Every worker process builds its own assembly from the same settings.

@@ -1,7 +1,8 @@
 """The FastAPI app: REST for sessions, approvals, rules, audit; a WebSocket per connection.
 
 The web layer only translates: events out, client messages in. Everything else is the shared
-assembly (`AppAssembly`) that the terminal uses too.
+assembly (`AppAssembly`) that the terminal uses too. Who may reach it is decided before any
+route runs: `security` (Host, Origin, body size, headers), then `guard` here (login, rate limit).
 """
 
 from __future__ import annotations
@@ -12,26 +13,35 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from typing import Any, Literal
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel, ValidationError
+from fastapi import FastAPI, HTTPException, Request, WebSocket
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from jarvis import __version__
 from jarvis.app.infra import AppAssembly
 from jarvis.app.session_builder import SessionBuilder
 from jarvis.app.settings import SettingsError
+from jarvis.common.i18n import Language, t
 from jarvis.common.logging import get_logger
 from jarvis.core.approvals.pg_pending import PostgresPendingStore
 from jarvis.core.policy.rule_store import RuleFileError, RulePermissionError, visible_to
 from jarvis.core.session import AgentSession
-from jarvis.core.slash.openloop import openloop_command
-from jarvis.ui.web.auth import KEY_COOKIE, Authenticator, RateLimiter
-from jarvis.ui.web.broker import BrokerRegistry, Connection
-from jarvis.ui.web.protocol import ClientMessage, parse_client_message
+from jarvis.ui.web.auth import Authenticator, RateLimiter
+from jarvis.ui.web.broker import BrokerRegistry
+from jarvis.ui.web.hud_access import PUBLIC_PATHS, PUBLIC_PREFIXES, register_access_routes
+from jarvis.ui.web.launch_token import launch_token_for
+from jarvis.ui.web.security import (
+    BodyLimit,
+    OriginGuard,
+    SecurityHeaders,
+    allowed_hosts,
+)
+from jarvis.ui.web.session_cookie import CookieSigner, load_or_create_secret
+from jarvis.ui.web.ws_connection import ANSWER_STATUS, serve_connection
 
 _log = get_logger("jarvis.web")
-MAX_BODY_BYTES = 1_000_000
-_ANSWER_STATUS = {"ok": 200, "not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 422}
+_DAY_SEC = 86_400
 _HISTORY_LIMIT = 200
 _LOOP_STATUS = {"ok": 200, "not_found": 404, "forbidden": 403, "conflict": 409}
 
@@ -57,7 +67,14 @@ class WebApp:
         self.assembly = assembly
         self.builder = SessionBuilder(assembly)
         self.brokers = BrokerRegistry(assembly.channels, shared=assembly.shared)
-        self.auth = Authenticator(assembly.settings.security.api_keys)
+        settings = assembly.settings
+        self.lang: Language = settings.language
+        self.signer = CookieSigner(
+            load_or_create_secret(settings.home), settings.web.cookie_max_age_days * _DAY_SEC
+        )
+        self.auth = Authenticator(
+            settings.security.api_keys, self.signer, launch_token_for(settings)
+        )
         self.limiter = RateLimiter(assembly.settings.security.rate_limit_per_minute)
         self._turns: set[asyncio.Task[Any]] = set()
 
@@ -130,27 +147,25 @@ def create_app(assembly: AppAssembly) -> FastAPI:
     async def guard(
         request: Request, call_next: Callable[[Request], Awaitable[Response]]
     ) -> Response:
-        if int(request.headers.get("content-length") or 0) > MAX_BODY_BYTES:
-            return JSONResponse({"detail": "request body too large"}, status_code=413)
-        if request.url.path == "/api/health":
+        path = request.url.path
+        if path in PUBLIC_PATHS or path.startswith(PUBLIC_PREFIXES):
             return await call_next(request)
-        try:
-            user = state.auth.require(request)
-        except HTTPException as exc:
-            return JSONResponse({"detail": exc.detail}, status_code=exc.status_code)
-        if request.url.path.startswith("/api/") and not state.limiter.allow(user):
-            return JSONResponse({"detail": "too many requests; slow down"}, status_code=429)
+        user = state.auth.user_for(request)
+        if user is None:
+            return JSONResponse({"detail": t("web.unauthorized", state.lang)}, status_code=401)
+        if path.startswith("/api/") and not state.limiter.allow(user):
+            return JSONResponse({"detail": t("web.rate_limited", state.lang)}, status_code=429)
         request.state.user = user
-        response = await call_next(request)
-        key = request.query_params.get("key")
-        if key and state.auth.enabled:
-            response.set_cookie(KEY_COOKIE, key, httponly=True, samesite="strict")
-        return response
+        return await call_next(request)
 
-    @app.get("/", response_class=HTMLResponse)
-    async def index() -> HTMLResponse:
-        html = _static("index.html").replace("{{LANG}}", assembly.settings.language)
-        return HTMLResponse(html)
+    # Added innermost first: a request meets SecurityHeaders, Host, Origin, BodyLimit, guard.
+    web = assembly.settings.web
+    hosts = allowed_hosts(web.host, web.allowed_hosts)
+    app.add_middleware(BodyLimit, lang=state.lang)
+    app.add_middleware(OriginGuard, hosts=hosts, origins=web.allowed_origins, lang=state.lang)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts, www_redirect=False)
+    app.add_middleware(SecurityHeaders)
+    register_access_routes(app, state)
 
     @app.get("/static/{name}")
     async def static(name: str) -> Response:
@@ -186,7 +201,7 @@ def create_app(assembly: AppAssembly) -> FastAPI:
     @app.post("/api/approvals/{item_id}")
     async def answer(item_id: str, body: ApprovalAnswer, request: Request) -> JSONResponse:
         result = await assembly.pending.answer(item_id, request.state.user, body.answer)
-        return JSONResponse({"result": result}, status_code=_ANSWER_STATUS[result])
+        return JSONResponse({"result": result}, status_code=ANSWER_STATUS[result])
 
     @app.get("/api/rules")
     async def rules(request: Request) -> dict[str, Any]:
@@ -258,106 +273,24 @@ def create_app(assembly: AppAssembly) -> FastAPI:
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:
-        # Accept first so the close code (4401/4403/4404) reaches the page.
+        # Host and Origin were checked before this runs. Accept first so the close code
+        # (4401/4403/4404/4429) reaches the page.
+        user = state.auth.user_for(ws)
         await ws.accept()
-        user = state.auth.user_for(state.auth.presented(ws))
         if user is None:
-            await ws.close(code=4401, reason="missing or wrong API key")
+            await ws.close(code=4401, reason="login required")
+            return
+        if not state.limiter.allow(user):  # connecting counts like any other request
+            await ws.close(code=4429, reason="too many requests")
             return
         try:
             session = await state.session_for(ws.query_params.get("session"), user)
         except HTTPException as exc:
             await ws.close(code=4000 + exc.status_code, reason=str(exc.detail))
             return
-        await _serve_connection(state, ws, session, user)
+        await serve_connection(state, ws, session, user)
 
     return app
-
-
-async def _serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, user: str) -> None:
-    connection = Connection(user)
-    broker = state.brokers.for_session(session.id)
-    unsubscribe = session.subscribe(lambda event: connection.send(event.model_dump(mode="json")))
-    writer = asyncio.create_task(_write(ws, connection))
-    connection.send(
-        {"type": "session", "session": session.info.model_dump(), "running": session.running}
-    )
-    broker.attach(connection)
-    await state.show_stored_requests(session)
-    try:
-        while True:
-            raw = await ws.receive_text()
-            await _handle(state, session, connection, raw)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        broker.detach(connection)
-        unsubscribe()
-        connection.close()
-        with contextlib.suppress(Exception):
-            await writer
-
-
-async def _write(ws: WebSocket, connection: Connection) -> None:
-    while (message := await connection.outbox.get()) is not None:
-        try:
-            await ws.send_json(message)
-        except Exception:  # the socket is gone; the reader side cleans up
-            return
-
-
-async def _handle(state: WebApp, session: AgentSession, connection: Connection, raw: str) -> None:
-    try:
-        message: ClientMessage = parse_client_message(raw)
-    except (ValidationError, ValueError) as exc:
-        connection.send({"type": "error", "message": f"bad message: {exc}"})
-        return
-    if not state.limiter.allow(connection.user_id):
-        connection.send({"type": "error", "message": "too many requests; slow down", "code": 429})
-        return
-    if message.type == "prompt":
-        state.start_turn(session, message.text)
-    elif message.type == "abort":
-        session.abort()
-    elif message.type == "approval":
-        result = await state.assembly.pending.answer(message.id, connection.user_id, message.answer)
-        connection.send(
-            {
-                "type": "approval_answer",
-                "id": message.id,
-                "result": result,
-                "status": _ANSWER_STATUS[result],
-            }
-        )
-    elif message.type == "command":
-        await _command(state, session, connection, message.text)
-
-
-async def _command(state: WebApp, session: AgentSession, connection: Connection, text: str) -> None:
-    name, _, args = text.strip().partition(" ")
-    if name == "/openloop":
-        reply = await openloop_command(
-            state.assembly.openloops,
-            session.info.agent_id,
-            connection.user_id,
-            args,
-            state.assembly.settings.language,
-        )
-        connection.send({"type": "command_result", "text": reply})
-    elif name == "/stop":
-        connection.send(
-            {
-                "type": "command_result",
-                "text": "중단했습니다." if session.abort() else "실행 중인 턴이 없습니다.",
-            }
-        )
-    else:
-        connection.send(
-            {
-                "type": "command_result",
-                "text": "명령: /stop (새 세션과 이어가기는 화면 위 세션 메뉴)",
-            }
-        )
 
 
 async def _rules_view(state: WebApp, user: str) -> dict[str, list[dict[str, Any]]]:
@@ -385,7 +318,3 @@ async def _rules_view(state: WebApp, user: str) -> dict[str, list[dict[str, Any]
             )
         view[origin] = rows
     return view
-
-
-def _static(name: str) -> str:
-    return resources.files("jarvis.ui.web.static").joinpath(name).read_text(encoding="utf-8")

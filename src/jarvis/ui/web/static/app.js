@@ -8,7 +8,15 @@
       noAgenda: "챙길 약속이 없습니다.", revoke: "해제", stale: "정책이 바뀌어 다시 물음",
       approvalTitle: "승인 요청 · ", source: "출처: ", shortened: (n) => `(원래 ${n}자 중 일부만 표시)`,
       irreversible: "⚠ 되돌릴 수 없는 작업입니다.", patternNote: (p) => `항상 허용하면 저장될 규칙: ${p}`,
-      allow: "허용 (Enter)", always: "항상 허용", deny: "거부", left: (s) => `${s}초 남음`,
+      allow: "허용", always: "항상 허용", deny: "거부 (Esc)", left: (s) => `${s}초 남음`,
+      spaces: (n) => `⟨공백 ${n}칸⟩`, typingHint: "입력은 승인 창에 전달되지 않습니다. 버튼(Tab)으로 답하세요.",
+      warnings: { compound: "⚠ 여러 명령이나 셸 구문이 이어져 있습니다 (compound)", destructive: "⚠ 지우거나 덮어쓰는 작업입니다 (destructive)",
+        outside_workspace: "⚠ 작업 폴더 밖을 건드립니다 (outside_workspace)", control_chars: "⚠ 보이지 않는 제어 문자가 들어 있습니다 (control_chars)" },
+      noAlways: "항상 허용을 제공하지 않는 이유: ",
+      noAlwaysReasons: { compound: "여러 명령이 이어진 줄은 규칙으로 저장하지 않습니다", unsafe: "규칙으로 안전하게 표현할 수 없는 명령입니다",
+        wrapper: "다른 명령을 실행하는 래퍼(env, sh -c, xargs …)입니다", inline_code: "인라인 코드(python -c 등)는 매번 확인합니다",
+        secret: "비밀 정보에 닿는 작업입니다", no_standing_consent: "이 도구는 상시 허용을 받지 않습니다",
+        glob_chars: "와일드카드 문자가 들어 있어 규칙이 너무 넓어집니다", root: "루트(/) 전체에 대한 규칙은 만들지 않습니다" },
       resolved: { allow: "허용", always: "항상 허용", deny: "사용자가 거부", timeout: "시간 초과로 거부", cancelled: "취소" },
       reasons: { not_required: "승인 불필요", user_once: "한 번 허용", user_always: "항상 허용",
         user_deny: "사용자가 거부", timeout: "시간 초과로 거부", dangerous: "위험 명령 차단",
@@ -22,7 +30,15 @@
       noAgenda: "Nothing to keep track of.", revoke: "Revoke", stale: "policy changed; asks again",
       approvalTitle: "Approval · ", source: "Source: ", shortened: (n) => `(showing part of ${n} characters)`,
       irreversible: "⚠ This cannot be undone.", patternNote: (p) => `ALWAYS will save the rule: ${p}`,
-      allow: "Allow (Enter)", always: "Always", deny: "Deny", left: (s) => `${s}s left`,
+      allow: "Allow", always: "Always", deny: "Deny (Esc)", left: (s) => `${s}s left`,
+      spaces: (n) => `⟨${n} spaces⟩`, typingHint: "Typing does not answer this request. Use the buttons (Tab).",
+      warnings: { compound: "⚠ several commands or shell constructs (compound)", destructive: "⚠ deletes or overwrites (destructive)",
+        outside_workspace: "⚠ reaches outside the workspace (outside_workspace)", control_chars: "⚠ contains invisible control characters (control_chars)" },
+      noAlways: "ALWAYS is not offered: ",
+      noAlwaysReasons: { compound: "a line of several commands is never saved as a rule", unsafe: "the command cannot be captured safely by a rule",
+        wrapper: "it is a wrapper that runs another command (env, sh -c, xargs …)", inline_code: "inline code (python -c …) is checked every time",
+        secret: "it touches secrets", no_standing_consent: "this tool never accepts standing consent",
+        glob_chars: "wildcard characters would make the rule too broad", root: "no rule covers the whole root (/)" },
       resolved: { allow: "allowed", always: "always allowed", deny: "denied by user", timeout: "denied: timed out", cancelled: "cancelled" },
       reasons: { not_required: "no approval needed", user_once: "allowed once", user_always: "always allowed",
         user_deny: "denied by user", timeout: "timed out", dangerous: "dangerous command blocked",
@@ -40,10 +56,14 @@
   document.querySelectorAll("[data-i18n]").forEach((n) => { n.textContent = S[n.dataset.i18n]; });
   document.querySelectorAll("[data-i18n-placeholder]").forEach((n) => { n.placeholder = S[n.dataset.i18nPlaceholder]; });
 
-  const key = params.get("key") || sessionStorage.getItem("jarvis_key") || "";
-  if (key) sessionStorage.setItem("jarvis_key", key);
-  const headers = key ? { Authorization: `Bearer ${key}`, "Content-Type": "application/json" } : { "Content-Type": "application/json" };
-  const api = (path, options = {}) => fetch(path, { ...options, headers });
+  // The login is an HttpOnly cookie the browser sends by itself: no key or token in this page.
+  const headers = { "Content-Type": "application/json" };
+  const api = async (path, options = {}) => {
+    const res = await fetch(path, { ...options, headers, credentials: "same-origin" });
+    if (res.status === 401) location.reload(); // the login expired: the server shows the gate
+    return res;
+  };
+  const shownText = (text) => JarvisDisplay.render(String(text), S.spaces);
 
   let ws = null, sessionId = params.get("session") || sessionStorage.getItem("jarvis_session") || "";
   let current = null;            // the assistant bubble being streamed
@@ -81,7 +101,7 @@
         break;
       case "tool_execution_start":
         current = null;
-        addMessage("tool", `⚙ ${ev.tool_name} ${JSON.stringify(ev.args)}`);
+        addMessage("tool", `⚙ ${JarvisDisplay.plain(`${ev.tool_name} ${JSON.stringify(ev.args)}`, S.spaces)}`);
         activity(`⚙ ${ev.tool_name}`); break;
       case "tool_execution_end": {
         const why = reason(ev.decision);
@@ -107,21 +127,34 @@
     }
   }
 
+  // The approval modal. Only a deliberate choice answers: Enter typed in the message box never
+  // does, typing while a button has focus moves focus off the buttons, Esc denies, and ALLOW is
+  // the focused default only when the request carries no compound/destructive warning.
+  const RISKY = ["compound", "destructive"];
   function showNext() {
     if (shown || pending.size === 0) return;
     const req = pending.values().next().value; shown = req;
+    const composing = document.activeElement === $("input") && $("input").value.trim() !== "";
     $("modal-title").textContent = S.approvalTitle + req.tool;
     $("modal-source").textContent = S.source + req.source;
-    const args = $("modal-args"); args.replaceChildren();
+    const args = $("modal-args"); args.replaceChildren(); args.scrollTop = 0;
     for (const a of req.args) {
-      args.append(el("dt", "", a.key));
-      const dd = el("dd", "", a.value);
+      const dt = el("dt"); dt.append(shownText(a.key)); args.append(dt);
+      const dd = el("dd"); dd.append(shownText(a.value));
       if (a.shortened) { dd.append(" "); dd.append(el("span", "short", S.shortened(a.original_length))); }
       args.append(dd);
     }
-    $("modal-warning").hidden = !req.irreversible; $("modal-warning").textContent = S.irreversible;
-    $("modal-pattern").hidden = !(req.pattern && req.options.includes("always"));
+    const warnings = $("modal-warnings"); warnings.replaceChildren();
+    if (req.irreversible) warnings.append(el("li", "", S.irreversible));
+    for (const code of req.warnings || []) warnings.append(el("li", "", S.warnings[code] || `⚠ ${code}`));
+    warnings.hidden = !warnings.children.length;
+    const offersAlways = req.options.includes("always");
+    $("modal-pattern").hidden = !(req.pattern && offersAlways);
     if (req.pattern) $("modal-pattern").textContent = S.patternNote(`${req.tool} ${req.pattern}`);
+    const why = req.no_always_reason;
+    $("modal-no-always").hidden = offersAlways || !why;
+    if (why) $("modal-no-always").textContent = S.noAlways + (S.noAlwaysReasons[why] || why);
+    $("modal-hint").hidden = true;
     const buttons = $("modal-buttons"); buttons.replaceChildren();
     for (const option of req.options) {
       const b = el("button", option, S[option]); b.type = "button"; b.dataset.answer = option;
@@ -133,14 +166,32 @@
       $("modal-countdown").textContent = S.left(left);
     };
     tick(); timer = setInterval(tick, 500);
-    buttons.querySelector("[data-answer=allow]")?.focus();
+    const risky = req.irreversible || (req.warnings || []).some((w) => RISKY.includes(w));
+    const preferred = buttons.querySelector(`[data-answer=${risky ? "deny" : "allow"}]`) || buttons.querySelector("[data-answer=deny]");
+    // Someone typing a message when the request appears must not answer it with their Enter.
+    (composing ? $("dialog") : preferred).focus();
   }
   function closeModal() { $("modal").hidden = true; shown = null; clearInterval(timer); }
   function answer(id, option) {
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "approval", id, answer: option }));
   }
+  function focusables() { return [...$("dialog").querySelectorAll("button, [tabindex='0']")].filter((n) => !n.closest("[hidden]")); }
   document.addEventListener("keydown", (e) => {
-    if (shown && e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); answer(shown.id, "allow"); }
+    if (!shown) return;
+    if (e.key === "Escape") { e.preventDefault(); answer(shown.id, "deny"); return; }
+    if (e.key === "Tab") { // keep focus inside the modal
+      const items = focusables(); if (!items.length) return;
+      const at = items.indexOf(document.activeElement);
+      const next = e.shiftKey ? (at <= 0 ? items.length - 1 : at - 1) : (at === items.length - 1 ? 0 : at + 1);
+      e.preventDefault(); items[next].focus(); return;
+    }
+    const typing = e.key === "Process" || e.isComposing || (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey);
+    if (typing && document.activeElement && document.activeElement.closest("#modal-buttons")) {
+      e.preventDefault(); $("dialog").focus(); $("modal-hint").hidden = false; $("modal-hint").textContent = S.typingHint;
+    }
+  }, true);
+  document.addEventListener("focusin", (e) => { // nothing behind the modal takes focus
+    if (shown && !$("dialog").contains(e.target)) $("dialog").focus();
   });
 
   async function loadSessions() {
@@ -212,14 +263,15 @@
 
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const q = new URLSearchParams(); if (sessionId) q.set("session", sessionId); if (key) q.set("key", key);
-    ws = new WebSocket(`${proto}://${location.host}/ws?${q}`);
+    const q = new URLSearchParams(); if (sessionId) q.set("session", sessionId);
+    ws = new WebSocket(`${proto}://${location.host}/ws${sessionId ? `?${q}` : ""}`);
     ws.onopen = () => { $("status").classList.add("on"); $("status").title = S.connected; };
     ws.onmessage = (m) => onEvent(JSON.parse(m.data));
     ws.onclose = (e) => {
       $("status").classList.remove("on"); $("status").title = S.disconnected;
       if (e.code === 4404) { sessionId = ""; sessionStorage.removeItem("jarvis_session"); }
-      if (e.code !== 4401) setTimeout(connect, 1000);
+      if (e.code === 4401) { location.reload(); return; } // logged out: the server shows the gate
+      setTimeout(connect, e.code === 4429 ? 10000 : 1000);
     };
   }
   function switchTo(id) {
@@ -239,7 +291,9 @@
     $("input").value = "";
   });
   $("input").addEventListener("keydown", (e) => {
-    if (e.key === "Enter" && !e.shiftKey && !e.isComposing && !shown) { e.preventDefault(); $("composer").requestSubmit(); }
+    if (e.key !== "Enter" || e.shiftKey || e.isComposing) return;
+    e.preventDefault(); // while a request is open, Enter here neither sends nor answers it
+    if (!shown) $("composer").requestSubmit();
   });
   $("stop").addEventListener("click", () => ws && ws.send(JSON.stringify({ type: "abort" })));
   $("new-session").addEventListener("click", async () => {

@@ -1,0 +1,120 @@
+"""One WebSocket connection: events out, client messages in (see docs/protocol.md).
+
+A message that cannot be a client message (binary, too large, nested too deeply, not valid)
+gets `{"type": "error", ...}` and the connection stays usable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+from starlette.websockets import WebSocket
+
+from jarvis.common.i18n import Language, t
+from jarvis.core.session import AgentSession
+from jarvis.core.slash.openloop import openloop_command
+from jarvis.ui.web.broker import Connection
+from jarvis.ui.web.protocol import ClientMessage, parse_client_message
+from jarvis.ui.web.security import MAX_BODY_BYTES
+
+if TYPE_CHECKING:
+    from jarvis.ui.web.server import WebApp
+
+ANSWER_STATUS = {"ok": 200, "not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 422}
+
+
+async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, user: str) -> None:
+    connection = Connection(user)
+    broker = state.brokers.for_session(session.id)
+    unsubscribe = session.subscribe(lambda event: connection.send(event.model_dump(mode="json")))
+    writer = asyncio.create_task(_write(ws, connection))
+    connection.send(
+        {"type": "session", "session": session.info.model_dump(), "running": session.running}
+    )
+    broker.attach(connection)
+    await state.show_stored_requests(session)
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            if raw is None:
+                connection.send({"type": "error", "message": t("web.binary_frame", state.lang)})
+                continue
+            await _handle(state, session, connection, raw)
+    finally:
+        broker.detach(connection)
+        unsubscribe()
+        connection.close()
+        with contextlib.suppress(Exception):
+            await writer
+
+
+async def _write(ws: WebSocket, connection: Connection) -> None:
+    while (message := await connection.outbox.get()) is not None:
+        try:
+            await ws.send_json(message)
+        except Exception:  # the socket is gone; the reader side cleans up
+            return
+
+
+def _parse(raw: str, language: Language) -> ClientMessage | str:
+    """The message, or the line to send back when it is not one."""
+    if len(raw) > MAX_BODY_BYTES:  # the server's frame limit usually stops these first
+        return t("web.message_too_large", language, limit=MAX_BODY_BYTES)
+    try:
+        return parse_client_message(raw)
+    except RecursionError:
+        return t("web.message_too_deep", language)
+    except (ValidationError, ValueError) as exc:
+        return t("web.bad_message", language, detail=str(exc)[:500])
+
+
+async def _handle(state: WebApp, session: AgentSession, connection: Connection, raw: str) -> None:
+    message = _parse(raw, state.lang)
+    if isinstance(message, str):
+        connection.send({"type": "error", "message": message})
+        return
+    if not state.limiter.allow(connection.user_id):
+        connection.send(
+            {"type": "error", "message": t("web.rate_limited", state.lang), "code": 429}
+        )
+        return
+    if message.type == "prompt":
+        state.start_turn(session, message.text)
+    elif message.type == "abort":
+        session.abort()
+    elif message.type == "approval":
+        result = await state.assembly.pending.answer(message.id, connection.user_id, message.answer)
+        connection.send(
+            {
+                "type": "approval_answer",
+                "id": message.id,
+                "result": result,
+                "status": ANSWER_STATUS[result],
+            }
+        )
+    elif message.type == "command":
+        await _command(state, session, connection, message.text)
+
+
+async def _command(state: WebApp, session: AgentSession, connection: Connection, text: str) -> None:
+    name, _, args = text.strip().partition(" ")
+    reply: Any
+    if name == "/openloop":
+        reply = await openloop_command(
+            state.assembly.openloops,
+            session.info.agent_id,
+            connection.user_id,
+            args,
+            state.assembly.settings.language,
+        )
+    elif name == "/stop":
+        reply = "중단했습니다." if session.abort() else "실행 중인 턴이 없습니다."
+    else:
+        reply = "명령: /stop (새 세션과 이어가기는 화면 위 세션 메뉴)"
+    connection.send({"type": "command_result", "text": reply})
