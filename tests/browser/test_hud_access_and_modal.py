@@ -240,8 +240,6 @@ async def test_the_page_and_the_terminal_show_text_the_same_way(
             "cases => cases.map(c => JarvisDisplay.plain(c, n => `⟨${n} spaces⟩`))", CASES
         )
         assert shown == [visible(case, "en") for case in CASES]
-        kinds = await page.evaluate(
-            "t => JarvisDisplay.segments(t).map(s => s.kind)", "x\x1b   y"
-        )
+        kinds = await page.evaluate("t => JarvisDisplay.segments(t).map(s => s.kind)", "x\x1b   y")
         assert kinds == ["text", "escape", "spaces", "text"]
         assert json.dumps(shown, ensure_ascii=True).count("\\u001b") == 0

@@ -5,9 +5,8 @@ without a restart — pools, the LISTEN connection (with a catch-up), waiting ap
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -17,21 +16,7 @@ from jarvis.common.storage_errors import describe_storage_error
 from jarvis.core.approvals.pg_pending import PostgresPendingStore
 from jarvis.core.approvals.request import ApprovalRequest
 from jarvis.model_layer.messages import UserMessage
-from tests.support.tcp_proxy import TcpProxy, tcp_proxy
-
-
-def through(proxy: TcpProxy, dsn: str) -> str:
-    parts = urlsplit(dsn)
-    netloc = parts.netloc.rsplit("@", 1)
-    host = f"{netloc[0]}@127.0.0.1:{proxy.port}" if len(netloc) == 2 else f"127.0.0.1:{proxy.port}"
-    return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
-
-
-@pytest.fixture
-async def proxy(dsn: str) -> AsyncIterator[TcpProxy]:
-    parts = urlsplit(dsn)
-    with tcp_proxy(parts.hostname or "127.0.0.1", parts.port or 5432) as running:
-        yield running
+from tests.support.tcp_proxy import TcpProxy, through
 
 
 async def until(check: Callable[[], Awaitable[Any]], what: str, limit: float = 60) -> Any:

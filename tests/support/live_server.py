@@ -154,17 +154,24 @@ class Tab:
     async def send(self, **message: Any) -> None:
         await self.ws.send(json.dumps(message))
 
-    async def next(self, event_type: str, timeout: float = 10) -> dict[str, Any]:
-        """The next event of this type (earlier unread ones first)."""
+    async def next(self, event_type: str | tuple[str, ...], timeout: float = 10) -> dict[str, Any]:
+        """The next event of this type, or of any of these types (earlier unread ones first)."""
+        wanted = (event_type,) if isinstance(event_type, str) else event_type
         for index, event in enumerate(self.events):
-            if event["type"] == event_type:
+            if event["type"] in wanted:
                 return self.events.pop(index)
         async with asyncio.timeout(timeout):
             while True:
                 event = json.loads(await self.ws.recv())
-                if event["type"] == event_type:
+                if event["type"] in wanted:
                     return event
                 self.events.append(event)
+
+    async def closed(self, timeout: float = 10) -> tuple[int | None, str | None]:
+        """Wait until the server closes the socket: its close code and reason."""
+        async with asyncio.timeout(timeout):
+            await self.ws.wait_closed()
+        return self.ws.close_code, self.ws.close_reason
 
     async def drain_until(self, event_type: str, timeout: float = 10) -> list[dict[str, Any]]:
         """Everything up to and including the next event of this type."""

@@ -13,6 +13,7 @@ import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from urllib.parse import urlsplit, urlunsplit
 
 
 class TcpProxy:
@@ -108,3 +109,11 @@ def tcp_proxy(target_host: str, target_port: int) -> Iterator[TcpProxy]:
         yield proxy
     finally:
         proxy.stop()
+
+
+def through(proxy: TcpProxy, dsn: str) -> str:
+    """The DSN with its host and port replaced by the proxy's."""
+    parts = urlsplit(dsn)
+    user = parts.netloc.rsplit("@", 1)[0] + "@" if "@" in parts.netloc else ""
+    netloc = f"{user}127.0.0.1:{proxy.port}"
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))

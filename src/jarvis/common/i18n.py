@@ -234,6 +234,10 @@ _CATALOG: dict[str, dict[Language, str]] = {
         "en": "Stopped after reaching the maximum of {max_turns} rounds.",
     },
     "loop.aborted": {"ko": "중단했습니다.", "en": "Stopped."},
+    "web.storage_unavailable": {
+        "ko": "지금은 저장소를 쓸 수 없어 요청을 받지 않았습니다 ({cause}). 잠시 뒤 다시 해 주세요.",
+        "en": "Storage is unavailable, so the request was refused ({cause}). Try again shortly.",
+    },
     # A turn whose history could not be stored: said instead of a normal end.
     "turn.prompt_not_saved": {
         "ko": "메시지를 저장하지 못해 실행하지 않았습니다 ({cause}). 저장 공간이나 데이터베이스를 확인한 뒤 다시 보내 주세요.",

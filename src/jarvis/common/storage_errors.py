@@ -8,6 +8,8 @@ import psycopg
 from psycopg_pool import PoolTimeout
 
 _DISK_FULL = {errno.ENOSPC, errno.EDQUOT}
+# What a store raises when the database or the disk is not there: refused, never half-done.
+StorageUnavailable = (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout, OSError)
 
 
 def describe_storage_error(exc: BaseException) -> str:

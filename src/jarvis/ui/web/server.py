@@ -24,6 +24,7 @@ from jarvis.app.session_builder import SessionBuilder
 from jarvis.app.settings import SettingsError
 from jarvis.common.i18n import Language, t
 from jarvis.common.logging import get_logger
+from jarvis.common.storage_errors import StorageUnavailable, describe_storage_error
 from jarvis.core.approvals.pg_pending import PostgresPendingStore
 from jarvis.core.policy.rule_store import RuleFileError, RulePermissionError, visible_to
 from jarvis.core.session import AgentSession
@@ -142,6 +143,15 @@ def create_app(assembly: AppAssembly) -> FastAPI:
 
     app = FastAPI(title="Jarvis", version=__version__, lifespan=lifespan)
     app.state.web = state
+
+    async def storage_unavailable(_: Request, exc: Exception) -> Response:
+        # Refused, not lost: a 503 means nothing was stored, so the client may retry.
+        cause = describe_storage_error(exc)
+        _log.warning("request refused: %s", cause)
+        return JSONResponse({"detail": t("web.storage_unavailable", state.lang, cause=cause)}, 503)
+
+    for failure in StorageUnavailable:
+        app.add_exception_handler(failure, storage_unavailable)
 
     @app.middleware("http")
     async def guard(
@@ -287,6 +297,9 @@ def create_app(assembly: AppAssembly) -> FastAPI:
             session = await state.session_for(ws.query_params.get("session"), user)
         except HTTPException as exc:
             await ws.close(code=4000 + exc.status_code, reason=str(exc.detail))
+            return
+        except StorageUnavailable as exc:  # the page reconnects and tries again
+            await ws.close(code=4503, reason=describe_storage_error(exc)[:120])
             return
         await serve_connection(state, ws, session, user)
 

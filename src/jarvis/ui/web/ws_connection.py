@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocket
 
 from jarvis.common.i18n import Language, t
+from jarvis.common.storage_errors import StorageUnavailable, describe_storage_error
 from jarvis.core.session import AgentSession
 from jarvis.core.slash.openloop import openloop_command
 from jarvis.ui.web.broker import Connection
@@ -45,7 +46,17 @@ async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, 
             if raw is None:
                 connection.send({"type": "error", "message": t("web.binary_frame", state.lang)})
                 continue
-            await _handle(state, session, connection, raw)
+            try:
+                await _handle(state, session, connection, raw)
+            except StorageUnavailable as exc:  # one failed handler never ends the connection
+                cause = describe_storage_error(exc)
+                connection.send(
+                    {
+                        "type": "error",
+                        "message": t("web.storage_unavailable", state.lang, cause=cause),
+                        "code": 503,
+                    }
+                )
     finally:
         broker.detach(connection)
         unsubscribe()

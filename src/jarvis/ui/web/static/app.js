@@ -22,7 +22,7 @@
         user_deny: "사용자가 거부", timeout: "시간 초과로 거부", dangerous: "위험 명령 차단",
         policy_denied: "정책상 불가", policy_unavailable: "정책 평가 실패", denied_repeated: "반복 거부로 차단",
         no_approver: "답할 사람 없음", approval_unavailable: "승인 불가", aborted: "중단" },
-      connected: "연결됨", disconnected: "연결 끊김", conflict: "이미 답한 요청입니다.",
+      connected: "연결됨", disconnected: "연결 끊김", conflict: "이미 답한 요청입니다.", stopped: "중단됨",
     },
     en: {
       newSession: "New session", send: "Send", stop: "Stop", placeholder: "What can I do? (Enter sends, Shift+Enter new line)",
@@ -44,7 +44,7 @@
         user_deny: "denied by user", timeout: "timed out", dangerous: "dangerous command blocked",
         policy_denied: "not permitted", policy_unavailable: "policy unavailable", denied_repeated: "blocked after repeated denials",
         no_approver: "nobody to approve", approval_unavailable: "approval unavailable", aborted: "aborted" },
-      connected: "connected", disconnected: "disconnected", conflict: "That request was already answered.",
+      connected: "connected", disconnected: "disconnected", conflict: "That request was already answered.", stopped: "Stopped",
     },
   };
   const params = new URLSearchParams(location.search);
@@ -110,8 +110,13 @@
         if (ev.decision && ev.decision.reason === "user_always") loadRules();
         break;
       }
-      case "agent_end": current = null; setRunning(false); loadSessions(); loadAgenda(); loadExtensions(); break;
-      case "agent_error": addMessage("error", ev.message); activity(`✗ ${ev.message}`, "bad"); break;
+      case "agent_end":
+        current = null; setRunning(false);
+        if (ev.ended_by === "aborted") addMessage("error", S.stopped);
+        loadSessions(); loadAgenda(); loadExtensions(); break;
+      case "agent_error": // a turn's last event, like agent_end
+        current = null; setRunning(false);
+        addMessage("error", ev.message); activity(`✗ ${ev.message}`, "bad"); loadSessions(); break;
       case "validation_error": addMessage("error", ev.message); break;
       case "approval_request": pending.set(ev.id, ev); showNext(); break;
       case "approval_resolved": {
@@ -224,16 +229,22 @@
         label.append(el("code", "", `${r.action === "deny" ? "✕ " : ""}${r.tool} ${r.pattern}`));
         label.append(el("span", "muted", `  ${origin}`));
         if (r.stale) label.append(el("span", "stale", S.stale));
+        if (r.granted_by) label.append(el("span", "muted", `  ${r.granted_by}`));
         li.append(label);
-        const b = el("button", "", S.revoke); b.type = "button";
-        b.addEventListener("click", async () => {
-          await api("/api/rules/revoke", { method: "POST", body: JSON.stringify({ agent: r.agent, tool: r.tool, pattern: r.pattern }) });
-          loadRules();
-        });
-        li.append(b); list.append(li);
+        if (r.can_revoke) {
+          const b = el("button", "", S.revoke); b.type = "button";
+          b.addEventListener("click", async () => {
+            const res = await api("/api/rules/revoke", { method: "POST", body: JSON.stringify({ agent: r.agent, tool: r.tool, pattern: r.pattern }) });
+            if (!res.ok) activity(`✗ ${(await res.json()).detail || res.status}`, "bad");
+            loadRules();
+          });
+          li.append(b);
+        }
+        list.append(li);
       }
     }
     if (!count) list.append(el("li", "muted", S.noRules));
+    for (const error of data.errors || []) list.prepend(el("li", "bad", `⚠ ${error}`));
   }
   const reported = new Set();
   async function loadExtensions() { // broken extension files show up in ACTIVITY, once each
