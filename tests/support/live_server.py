@@ -60,6 +60,7 @@ class LiveServer:
             log_level="warning",
             lifespan="on",
             ws_max_size=1_000_000,
+            ws_per_message_deflate=False,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

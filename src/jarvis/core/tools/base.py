@@ -58,7 +58,15 @@ class Tool:
         return BUILTIN
 
     def spec(self) -> ToolSpec:
-        return ToolSpec(name=self.name, description=self.description, parameters=self.parameters)
+        # Asked for every tool on every round; built again only when what it shows changed.
+        key = (self.name, self.description, id(self.parameters))
+        cached: tuple[tuple[str, str, int], ToolSpec] | None = self.__dict__.get("_spec")
+        if cached is None or cached[0] != key:
+            spec = ToolSpec(
+                name=self.name, description=self.description, parameters=self.parameters
+            )
+            cached = self.__dict__["_spec"] = (key, spec)
+        return cached[1]
 
     async def execute(self, call_id: str, args: dict[str, Any], env: ToolEnv) -> ToolResult:
         raise NotImplementedError

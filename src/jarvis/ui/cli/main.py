@@ -89,6 +89,7 @@ def serve(
         workers=workers,
         log_level="warning",
         ws_max_size=1_000_000,
+        ws_per_message_deflate=False,  # small JSON frames on a local link: compression costs CPU
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -66,11 +67,44 @@ async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, 
 
 
 async def _write(ws: WebSocket, connection: Connection) -> None:
-    while (message := await connection.outbox.get()) is not None:
+    """Send the outbox in order; what piled up meanwhile goes out with streamed text merged,
+    so a busy server sends fewer, larger frames instead of falling further behind."""
+    closing = False
+    while not closing and (message := await connection.outbox.get()) is not None:
+        await asyncio.sleep(0)  # one tick for the producer: a streamed answer goes out in one go
+        batch = [message]
+        while not connection.outbox.empty():
+            queued = connection.outbox.get_nowait()
+            if queued is None:
+                closing = True
+                break
+            batch.append(queued)
         try:
-            await ws.send_json(message)
+            for outgoing in coalesce_updates(batch):
+                await ws.send_text(json.dumps(outgoing, ensure_ascii=False, separators=(",", ":")))
         except Exception:  # the socket is gone; the reader side cleans up
             return
+
+
+def coalesce_updates(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Adjacent `message_update` events merged into one (their deltas joined, in order)."""
+    merged: list[dict[str, Any]] = []
+    for message in messages:
+        last = merged[-1] if merged else None
+        if (
+            last is not None
+            and message.get("type") == "message_update"
+            and last.get("type") == "message_update"
+        ):
+            merged[-1] = {
+                **last,
+                "text_delta": last.get("text_delta", "") + message.get("text_delta", ""),
+                "thinking_delta": last.get("thinking_delta", "")
+                + message.get("thinking_delta", ""),
+            }
+        else:
+            merged.append(message)
+    return merged
 
 
 def _parse(raw: str, language: Language) -> ClientMessage | str:

@@ -1,0 +1,179 @@
+"""Many sessions at once over real WebSockets: turn latency and throughput of one server process.
+
+A real `jarvis serve --demo` process (the scripted demo model, the AGENDA judge on, the default
+files backend) in a throwaway home; N sessions each run M turns one after another, all sessions
+at once. Every `--approval-every`-th turn is `!echo …`: the model asks for `bash`, and a second
+connection of the same session (another tab) answers ALLOW. Latency is prompt sent → `agent_end`
+received on the first connection. The client runs in this process, the server in its own.
+
+    .venv/bin/python benchmarks/ws_load.py [--sessions 100] [--turns 20] [--approval-every 5]
+
+Prints p50/p95/p99 turn latency (ms) for plain and approval turns, turns/s, and the server's
+RSS before and after. Target on a 2-core machine: >= 500 turns/s and p95 <= 100 ms at 100
+concurrent sessions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+JARVIS = shutil.which("jarvis") or str(Path(sys.executable).parent / "jarvis")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def cpu_sec(pid: int) -> float:
+    """User + system CPU time the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+
+
+class Conn:
+    """One WebSocket: events routed to waiters by type."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.queues: dict[str, asyncio.Queue[dict[str, Any]]] = {}
+        self.reader = asyncio.create_task(self._read())
+
+    def queue(self, kind: str) -> asyncio.Queue[dict[str, Any]]:
+        return self.queues.setdefault(kind, asyncio.Queue())
+
+    async def _read(self) -> None:
+        async for raw in self.ws:
+            event = json.loads(raw)
+            self.queue(event["type"]).put_nowait(event)
+
+    async def next(self, kind: str) -> dict[str, Any]:
+        return await asyncio.wait_for(self.queue(kind).get(), 120)
+
+    async def send(self, **message: Any) -> None:
+        await self.ws.send(json.dumps(message))
+
+
+async def one_session(
+    url: str, headers: dict[str, str], turns: int, every: int, out: dict[str, list[float]]
+) -> None:
+    first = Conn(await websockets.connect(url, additional_headers=headers, max_size=None))
+    session = (await first.next("session"))["session"]["id"]
+    second = Conn(
+        await websockets.connect(f"{url}?session={session}", additional_headers=headers)
+    )
+    await second.next("session")
+    for turn in range(turns):
+        approval = every > 0 and turn % every == every - 1
+        started = time.perf_counter()
+        await first.send(type="prompt", text=f"!echo {turn}" if approval else f"hello {turn}")
+        if approval:
+            request = await second.next("approval_request")
+            await second.send(type="approval", id=request["id"], answer="allow")
+        end = await first.next("agent_end")
+        if end.get("ended_by") not in ("answer", "final_tool"):
+            raise RuntimeError(f"turn ended by {end.get('ended_by')}: {end}")
+        out["approval" if approval else "plain"].append((time.perf_counter() - started) * 1000)
+    for conn in (first, second):
+        await conn.ws.close()
+        conn.reader.cancel()
+
+
+async def run(sessions: int, turns: int, every: int) -> None:
+    token = secrets.token_urlsafe(16)
+    port = free_port()
+    with tempfile.TemporaryDirectory() as home:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
+        env.update(
+            JARVIS_HOME=home,
+            JARVIS_WORKSPACE=home,
+            JARVIS_WEB__TOKEN=token,
+            JARVIS_SECURITY__RATE_LIMIT_PER_MINUTE="100000000",
+        )
+        log = Path(home) / "serve.log"
+        with log.open("w") as out:
+            server = subprocess.Popen(  # noqa: ASYNC220 (started once, before the load)
+                [JARVIS, "serve", "--demo", "--port", str(port)], env=env, stdout=out, stderr=out
+            )
+        try:
+            await wait_healthy(port)
+            headers = {"Authorization": f"Bearer {token}", "Origin": f"http://127.0.0.1:{port}"}
+            before, cpu_before = rss_mb(server.pid), cpu_sec(server.pid)
+            latencies: dict[str, list[float]] = {"plain": [], "approval": []}
+            started, client_cpu = time.perf_counter(), time.process_time()
+            await asyncio.gather(
+                *(
+                    one_session(f"ws://127.0.0.1:{port}/ws", headers, turns, every, latencies)
+                    for _ in range(sessions)
+                )
+            )
+            elapsed = time.perf_counter() - started
+            client_cpu = time.process_time() - client_cpu
+            after, cpu = rss_mb(server.pid), cpu_sec(server.pid) - cpu_before
+        finally:
+            server.terminate()
+            server.wait(10)
+    total = sum(len(v) for v in latencies.values())
+    print(f"{sessions} sessions x {turns} turns, every {every}th with an approval answered")
+    print("| turns | n | p50 ms | p95 ms | p99 ms |\n|---|---|---|---|---|")
+    for kind, values in (("all", latencies["plain"] + latencies["approval"]), *latencies.items()):
+        if values:
+            cells = (statistics.median(values), pct(values, 95), pct(values, 99))
+            print(f"| {kind} | {len(values)} | " + " | ".join(f"{c:.1f}" for c in cells) + " |")
+    print(f"throughput: {total / elapsed:.0f} turns/s ({total} turns in {elapsed:.1f} s)")
+    print(f"server CPU: {cpu * 1000 / total:.2f} ms per turn ({cpu:.1f} s in all)")
+    print(f"server RSS: {before:.0f} MB before, {after:.0f} MB after")
+    print(f"load generator CPU: {client_cpu:.1f} s in {elapsed:.1f} s (it shares the machine)")
+
+
+async def wait_healthy(port: int) -> None:
+    async with httpx.AsyncClient() as http, asyncio.timeout(60):
+        while True:
+            try:
+                if (await http.get(f"http://127.0.0.1:{port}/api/health")).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            await asyncio.sleep(0.1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=100)
+    parser.add_argument("--turns", type=int, default=20)
+    parser.add_argument("--approval-every", type=int, default=5)
+    args = parser.parse_args()
+    asyncio.run(run(args.sessions, args.turns, args.approval_every))
+
+
+if __name__ == "__main__":
+    main()
