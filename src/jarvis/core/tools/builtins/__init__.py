@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, Field, SecretStr, field_validator
 
 from jarvis.core.tools.base import Tool
 from jarvis.core.tools.builtins import files, search, shell, web
+from jarvis.core.tools.builtins._environment import check_passthrough
 from jarvis.core.tools.builtins.files import EditFileTool, ReadFileTool, WriteFileTool
 from jarvis.core.tools.builtins.search import GlobTool, GrepTool, ListDirTool
 from jarvis.core.tools.builtins.shell import BashTool
@@ -23,6 +24,12 @@ class BuiltinToolSettings(BaseModel):
     )
     bash_output_chars: int = Field(
         shell.OUTPUT_CHARS, ge=1000, description="Characters of stdout (and of stderr) shown."
+    )
+    bash_env_passthrough: list[str] = Field(
+        default_factory=list,
+        description="Environment variables bash gets besides PATH, HOME, LANG, LC_*, TERM, USER, "
+        "LOGNAME, SHELL, TMPDIR, TZ (exact names; never JARVIS_* or *_KEY/_TOKEN/_SECRET/"
+        "*PASSWORD*).",
     )
     read_file_lines: int = Field(
         files.READ_LINES, ge=1, description="Lines read_file returns when the call names no limit."
@@ -52,6 +59,11 @@ class BuiltinToolSettings(BaseModel):
         web.MAX_FETCH_CHARS, ge=100, description="Most text a web_fetch call may ask for."
     )
 
+    @field_validator("bash_env_passthrough")
+    @classmethod
+    def _no_secrets(cls, names: list[str]) -> list[str]:
+        return check_passthrough(names)
+
 
 def builtin_tools(settings: BuiltinToolSettings | None = None) -> list[Tool]:
     """One instance of each built-in, configured by `settings`."""
@@ -62,6 +74,7 @@ def builtin_tools(settings: BuiltinToolSettings | None = None) -> list[Tool]:
             default_timeout=min(s.bash_timeout_sec, s.bash_max_timeout_sec),
             max_timeout=s.bash_max_timeout_sec,
             output_chars=s.bash_output_chars,
+            env_passthrough=tuple(s.bash_env_passthrough),
         ),
         WriteFileTool(),
         EditFileTool(),
