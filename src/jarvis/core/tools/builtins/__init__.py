@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pydantic import BaseModel, Field, SecretStr, field_validator
 
+from jarvis.core.config import SecuritySettings
 from jarvis.core.tools.base import Tool
 from jarvis.core.tools.builtins import files, search, shell, web
+from jarvis.core.tools.builtins._boundary import SecretPlaces
 from jarvis.core.tools.builtins._environment import check_passthrough
 from jarvis.core.tools.builtins.files import EditFileTool, ReadFileTool, WriteFileTool
 from jarvis.core.tools.builtins.search import GlobTool, GrepTool, ListDirTool
@@ -65,10 +69,19 @@ class BuiltinToolSettings(BaseModel):
         return check_passthrough(names)
 
 
-def builtin_tools(settings: BuiltinToolSettings | None = None) -> list[Tool]:
-    """One instance of each built-in, configured by `settings`."""
+def builtin_tools(
+    settings: BuiltinToolSettings | None = None,
+    security: SecuritySettings | None = None,
+    *,
+    jarvis_home: Path | None = None,
+    user_home: Path | None = None,
+) -> list[Tool]:
+    """One instance of each built-in, configured by `settings` and the boundary settings in
+    `security`; `jarvis_home` is a secret location for the file tools."""
     s = settings or BuiltinToolSettings()
+    sec = security or SecuritySettings()
     brave_key = s.brave_api_key.get_secret_value() if s.brave_api_key else None
+    secrets = SecretPlaces.of(user_home, jarvis_home, sec.secret_paths)
     return [
         BashTool(
             default_timeout=min(s.bash_timeout_sec, s.bash_max_timeout_sec),
@@ -76,18 +89,24 @@ def builtin_tools(settings: BuiltinToolSettings | None = None) -> list[Tool]:
             output_chars=s.bash_output_chars,
             env_passthrough=tuple(s.bash_env_passthrough),
         ),
-        WriteFileTool(),
-        EditFileTool(),
-        ReadFileTool(line_limit=s.read_file_lines, output_chars=s.read_file_chars),
-        GlobTool(max_results=s.search_max_results),
-        GrepTool(max_matches=s.search_max_results, output_chars=s.search_output_chars),
-        ListDirTool(max_entries=s.list_dir_max_entries),
+        WriteFileTool(secrets=secrets),
+        EditFileTool(secrets=secrets),
+        ReadFileTool(line_limit=s.read_file_lines, output_chars=s.read_file_chars, secrets=secrets),
+        GlobTool(max_results=s.search_max_results, secrets=secrets),
+        GrepTool(
+            max_matches=s.search_max_results, output_chars=s.search_output_chars, secrets=secrets
+        ),
+        ListDirTool(max_entries=s.list_dir_max_entries, secrets=secrets),
         WebSearchTool(brave_key or None, timeout=s.web_search_timeout_sec),
         WebFetchTool(
             timeout=s.web_fetch_timeout_sec,
             max_bytes=s.web_fetch_max_bytes,
             default_chars=min(s.web_fetch_chars, s.web_fetch_max_chars),
             max_chars=s.web_fetch_max_chars,
+            allow_private=sec.web_fetch_allow_private,
+            private_hosts=tuple(sec.web_fetch_private_hosts),
+            # When the gate asks per host, a redirect to another host goes back through it.
+            follow_other_hosts=not sec.web_fetch_requires_approval,
         ),
     ]
 
