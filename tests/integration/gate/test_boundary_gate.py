@@ -239,6 +239,9 @@ async def test_web_fetch_approval_can_be_turned_off(tmp_path: Path, home: Path) 
         "cat /proc/self/environ",
         "grep -r BEGIN ~",
         "cat /etc/shadow",
+        "cat ~/.ss*/id_rsa",  # the glob bash expands
+        "cat ../home/.s?h/*",
+        "cat .e*",
     ],
 )
 async def test_a_bash_rule_never_approves_a_line_naming_a_secret(
@@ -249,6 +252,7 @@ async def test_a_bash_rule_never_approves_a_line_naming_a_secret(
     )
     s = make(tmp_path, home, ["deny"], rules=rules)
     os.symlink(home / ".ssh" / "id_rsa", s.ws / "key")
+    (s.ws / ".env").write_text("OPENAI_API_KEY=sk-live\n")
     decision = await s.decide("bash", command=command)
     assert (decision.reason, decision.detail) == ("user_deny", "secret_path")
     assert len(s.human.requests) == 1
@@ -256,7 +260,14 @@ async def test_a_bash_rule_never_approves_a_line_naming_a_secret(
 
 async def test_a_bash_rule_still_approves_ordinary_lines(tmp_path: Path, home: Path) -> None:
     s = make(tmp_path, home, rules="rules:\n  - {tool: bash, pattern: cat}\n")
-    for command in ("cat README.md", "cat src/main.py docs/env.md", "cat /etc/hosts"):
+    (s.ws / "docs").mkdir()
+    (s.ws / "docs" / "env.md").write_text("x")
+    for command in (
+        "cat README.md",
+        "cat src/main.py docs/env.md",
+        "cat /etc/hosts",
+        "cat d*/*.md",
+    ):
         assert (await s.decide("bash", command=command)).reason == "rule:approvals.yaml"
 
 

@@ -9,13 +9,15 @@ API:
 - `fence_call(tool, args, boundary, *, web_asks, targets=None) -> Fence`.
 - `call_targets(tool, args, workspace) -> tuple[Target, ...]`: the paths a file tool touches.
 - `shell_secret_word(command, boundary) -> str | None`: the first word of a bash line that
-  names a secret location or a directory holding one (`~`, `/etc`); bash is not fenced by the
-  file system, so an allow rule must never auto-approve such a line.
+  names a secret location or a directory holding one (`~`, `/etc`) by its text, through a
+  symlink (plain arguments), or through the glob bash would expand (`~/.ss*/id_rsa`); bash is
+  not fenced by the file system, so an allow rule must never auto-approve such a line.
 """
 
 from __future__ import annotations
 
 import functools
+import glob
 import posixpath
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -27,6 +29,8 @@ from jarvis.core.policy.shell import analyze_shell
 
 FILE_TOOLS = READ_TOOLS | PATH_TOOLS
 _DIRECTORY_CHANGES = frozenset({"cd", "pushd"})
+_GLOB_CHARS = frozenset("*?[")
+_GLOB_LIMIT = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,9 +88,27 @@ def shell_secret_word(command: str, boundary: Boundary) -> str | None:
     if named is not None:
         return named
     for word, path in to_resolve:
-        if boundary.secret(real_path(path, boundary.workspace)) is not None:
+        if _leads_to_secret(path, boundary):
             return word
     return None
+
+
+def _leads_to_secret(path: str, boundary: Boundary) -> bool:
+    if not _GLOB_CHARS & set(path):
+        return boundary.secret(real_path(path, boundary.workspace)) is not None
+    # bash expands `~/.ss*/id_rsa` when it runs: look at what it would expand to (like bash,
+    # Python's glob leaves dot files to patterns that start with a dot).
+    for count, found in enumerate(glob.iglob(path)):
+        if count >= _GLOB_LIMIT:
+            return True  # too many to look at: a human decides
+        lexical = posixpath.normpath(found)
+        if (
+            boundary.secret(lexical) is not None
+            or boundary.holds_secret(lexical)
+            or boundary.secret(real_path(found, boundary.workspace)) is not None
+        ):
+            return True
+    return False
 
 
 @functools.lru_cache(maxsize=2048)
@@ -116,6 +138,6 @@ def _shell_plan(boundary: Boundary, command: str) -> tuple[str | None, tuple[tup
                     lexical = "/" + posixpath.normpath(path).lstrip("/")
                     if boundary.secret(lexical) is not None or boundary.holds_secret(lexical):
                         return candidate, ()
-                    if not judged_only:
+                    if not judged_only or _GLOB_CHARS & set(candidate):
                         to_resolve[(candidate, path)] = None
     return None, tuple(to_resolve)
