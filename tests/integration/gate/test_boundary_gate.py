@@ -279,6 +279,18 @@ async def test_bash_naming_a_secret_asks_even_when_bash_needs_no_approval(
     assert (await s.decide("bash", command="cat ~/.ssh/id_rsa")).reason == "user_deny"
 
 
+async def test_warnings_for_the_approval_request(tmp_path: Path, home: Path) -> None:
+    s = make(tmp_path, home)
+
+    def warnings(tool: str, **args: Any) -> list[str]:
+        call = ToolCall(id="c", name=tool, arguments=args)
+        return s.sandbox.boundary_warnings(TOOLS[tool], call)
+
+    assert warnings("read_file", path="/etc/hosts") == ["outside_workspace"]
+    assert warnings("bash", command="cat ~/.ssh/id_rsa") == ["secret_path"]
+    assert warnings("bash", command="ls") == warnings("read_file", path="a.md") == []
+
+
 async def test_dry_run_and_unattended(tmp_path: Path, home: Path) -> None:
     s = make(tmp_path, home)
     dry = await s.decide("read_file", dry_run=True, path="/etc/hosts")
