@@ -204,7 +204,10 @@ class InfraBuilder:
 
     def tool_registry(self) -> ToolRegistry:
         registry = ToolRegistry()
-        registry.register_all(builtin_tools(self.settings.tools))
+        settings = self.settings
+        registry.register_all(
+            builtin_tools(settings.tools, settings.security, jarvis_home=settings.home)
+        )
         return registry
 
     def build(self) -> AppAssembly:
@@ -223,6 +226,7 @@ class InfraBuilder:
             workspace=settings.workspace_dir,
             clock=self.clock,
             plugins=plugins,
+            jarvis_home=settings.home,
         )
         tools = self.tool_registry()
         skills = SkillRegistry()

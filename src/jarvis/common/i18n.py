@@ -135,6 +135,15 @@ _CATALOG: dict[str, dict[Language, str]] = {
         "ko": "루트(/) 전체에 대한 규칙은 만들지 않습니다",
         "en": "no rule covers the whole root (/)",
     },
+    # Workspace and network boundary
+    "gate.secret_path": {
+        "ko": "blocked: {path} 은(는) 비밀 위치(자격 증명, 키, Jarvis 자신의 데이터)라 {tool} 로 "
+        "읽거나 쓸 수 없습니다. 승인이나 규칙으로도 풀 수 없습니다. bash, 심볼릭 링크, 복사 등 "
+        "다른 길로 닿으려 하지 말고 사용자에게 알리세요.",
+        "en": "blocked: {path} is a secret location (credentials, keys, Jarvis's own data), so "
+        "{tool} may not read or write it; no approval or rule can allow it. Do not try another "
+        "way to reach it (bash, symlinks, copies); tell the user.",
+    },
     # Denial flow: the turn ends by code with one of these lines.
     "approval.denied_turn_end": {
         "ko": "승인이 거부되어 {tools} 실행을 멈췄습니다. 필요하면 다시 요청해 주세요.",

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field, SecretStr, field_validator
 
+from jarvis.core.policy.boundary import validate_secret_pattern
 from jarvis.core.policy.dangerous import DEFAULT_DANGEROUS_COMMANDS, DangerousMatcher
+from jarvis.core.policy.network import validate_allowed_entry
 
 DEFAULT_APPROVAL_REQUIRED = ["bash", "write_file", "edit_file"]
 
@@ -53,6 +55,35 @@ class SecuritySettings(BaseModel):
     user_roles: dict[str, str] = Field(default_factory=dict, description="User id → role.")
     default_role: str = Field("user", description="Role of users not in user_roles.")
     rate_limit_per_minute: int = Field(60, ge=1, description="Requests per user per minute.")
+    # The workspace and network boundary (docs/security.md).
+    secret_paths: list[str] = Field(
+        default_factory=list,
+        description="Secret locations added to the built-in list: no tool reads or writes them, "
+        "no rule or approval allows it (globs: '~/…', '/…', '$JARVIS_HOME/…', or a bare name).",
+    )
+    web_fetch_requires_approval: bool = Field(
+        True, description="web_fetch asks a human per host (ALWAYS remembers the host)."
+    )
+    web_fetch_allow_private: bool = Field(
+        False,
+        description="Let web_fetch reach loopback, private, link-local and other non-public "
+        "addresses (cloud metadata stays refused unless listed in web_fetch_private_hosts).",
+    )
+    web_fetch_private_hosts: list[str] = Field(
+        default_factory=list,
+        description="Host names (exact) and IP networks web_fetch may reach although they are "
+        "not public, e.g. an intranet wiki.",
+    )
+
+    @field_validator("secret_paths")
+    @classmethod
+    def _secret_patterns(cls, patterns: list[str]) -> list[str]:
+        return [validate_secret_pattern(pattern) for pattern in patterns]
+
+    @field_validator("web_fetch_private_hosts")
+    @classmethod
+    def _private_hosts(cls, entries: list[str]) -> list[str]:
+        return [validate_allowed_entry(entry) for entry in entries]
 
     @field_validator("dangerous_commands")
     @classmethod

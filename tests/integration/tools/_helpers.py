@@ -115,6 +115,14 @@ def _routes(site: Site) -> list[Route]:
     async def brave_garbage(request: Request) -> Response:
         return Response("<html>not json</html>", media_type="text/html")
 
+    async def redirect(request: Request) -> Response:
+        await record(request)
+        return RedirectResponse(request.query_params["to"])
+
+    async def host(request: Request) -> Response:
+        await record(request)
+        return Response(request.headers.get("host", ""), media_type="text/plain")
+
     handlers = {
         "/page": page,
         "/plain": plain,
@@ -128,6 +136,8 @@ def _routes(site: Site) -> list[Route]:
         "/search": brave,
         "/search-limited": brave_limited,
         "/search-garbage": brave_garbage,
+        "/redirect": redirect,
+        "/host": host,
     }
     return [Route(path, handler) for path, handler in handlers.items()]
 

@@ -14,7 +14,8 @@ import pytest
 from jarvis.core.tools.builtins import WebFetchTool, WebSearchTool
 from tests.integration.tools._helpers import Site, closed_port_url, run, tool_env
 
-FETCH = WebFetchTool()
+# The local site is on 127.0.0.1, which web_fetch refuses by default (test_web_boundary.py).
+FETCH = WebFetchTool(allow_private=True)
 
 
 async def test_html_becomes_main_text(tmp_path: Path, site: Site) -> None:
@@ -44,7 +45,7 @@ async def test_binary_content_is_described_not_returned(tmp_path: Path, site: Si
 
 async def test_the_size_limit_stops_the_download(tmp_path: Path, site: Site) -> None:
     started = time.monotonic()
-    tool = WebFetchTool(max_bytes=100_000, max_chars=200_000)
+    tool = WebFetchTool(max_bytes=100_000, max_chars=200_000, allow_private=True)
     result = await run(tool, tmp_path, url=f"{site.url}/endless", max_chars=200_000)
     assert time.monotonic() - started < 10
     assert result.content.endswith("[download stopped at the 100,000-byte limit]")
@@ -63,7 +64,9 @@ async def test_redirects_are_followed(tmp_path: Path, site: Site) -> None:
 
 async def test_the_time_limit_covers_the_whole_fetch(tmp_path: Path, site: Site) -> None:
     started = time.monotonic()
-    result = await run(WebFetchTool(timeout=0.5), tmp_path, url=f"{site.url}/slow")
+    result = await run(
+        WebFetchTool(timeout=0.5, allow_private=True), tmp_path, url=f"{site.url}/slow"
+    )
     assert time.monotonic() - started < 5
     assert result.is_error and "no complete answer within 0.5 s" in result.content
 

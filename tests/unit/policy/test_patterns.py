@@ -93,7 +93,7 @@ def test_missing_or_odd_arguments_offer_no_always(tool: str, args: dict[str, Any
 
 
 def test_other_tools_get_star() -> None:
-    assert suggest_pattern("web_fetch", {"url": "https://x"}, WORKSPACE) == "*"
+    assert suggest_pattern("web_search", {"query": "x"}, WORKSPACE) == "*"
 
 
 @pytest.mark.parametrize(

@@ -131,7 +131,8 @@ def test_other_tools(specs: tuple[tuple[str, str], ...], expected: str) -> None:
         {"tool": "", "pattern": "*"},
         {"tool": "write_file", "pattern": "../elsewhere/*"},
         {"tool": "write_file", "pattern": ""},
-        {"tool": "web_fetch", "pattern": "example.com"},
+        {"tool": "web_fetch", "pattern": "https://example.com/x"},  # a host, not a URL
+        {"tool": "web_search", "pattern": "example.com"},
         {"tool": "bash", "pattern": "ls", "expires_at": "tomorrow"},
         {"tool": "bash", "pattern": "ls", "granted_at": "2026-13-01"},
     ],

@@ -68,6 +68,8 @@ class Gate:
             text, denial = t("gate.approval_timeout", lang, tool=tool), "timeout"
         elif reason == "denied_repeated":
             text = t("gate.approval_denied_repeated", lang, tool=tool, count=decision.detail)
+        elif reason == "secret_path":
+            text = t("gate.secret_path", lang, path=decision.detail, tool=tool)
         elif reason == "dangerous":
             text = t("gate.dangerous", lang, pattern=decision.detail)
         elif reason.startswith("rule:"):

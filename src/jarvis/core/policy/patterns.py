@@ -13,6 +13,12 @@ API: `suggest_pattern(tool, args, workspace) -> str | None`; None means no ALWAY
   directly in the workspace root or in `/` gets its exact path instead: `*` there would also
   cover `Makefile`, `.envrc`, `pyproject.toml` and other files that make later commands run
   code. Paths containing glob characters (`*`, `?`) get no suggestion.
+- read_file: like write_file, the file's directory (`/etc/hosts` -> `/etc/*`); glob, grep and
+  list_dir: the directory's subtree (`~/notes` -> `/home/u/notes/**`, which covers the directory
+  itself). Never for `/` itself. Reads inside the workspace never ask, so these are in practice
+  absolute.
+- web_fetch: the URL's host (`https://docs.python.org/3/` -> `docs.python.org`); None when the
+  URL has no host.
 - Other tools: `*`.
 """
 
@@ -23,7 +29,15 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from jarvis.core.policy.rules import ANY_PATTERN, PATH_TOOLS, SHELL_TOOLS, normalise_path
+from jarvis.core.policy.network import url_host
+from jarvis.core.policy.rules import (
+    ANY_PATTERN,
+    HOST_TOOLS,
+    PATH_TOOLS,
+    READ_TOOLS,
+    SHELL_TOOLS,
+    normalise_path,
+)
 from jarvis.core.policy.shell import (
     DYNAMIC_EVAL_COMMANDS,
     INLINE_CODE_COMMANDS,
@@ -35,6 +49,11 @@ _PREFIX_WORDS = 2
 
 
 def suggest_pattern(tool: str, args: dict[str, Any], workspace: Path) -> str | None:
+    if tool in READ_TOOLS:
+        return _read_pattern(tool, args, workspace)
+    if tool in HOST_TOOLS:
+        url = args.get("url")
+        return url_host(url) if isinstance(url, str) else None
     if tool in SHELL_TOOLS:
         command = args.get("command")
         return _shell_pattern(command) if isinstance(command, str) else None
@@ -71,3 +90,15 @@ def _path_pattern(raw: str, workspace: Path) -> str | None:
     if directory in ("", "/"):
         return path  # the root itself is too wide to glob
     return f"{directory}/*"
+
+
+def _read_pattern(tool: str, args: dict[str, Any], workspace: Path) -> str | None:
+    raw = args.get("path", None if tool == "read_file" else ".")
+    if not isinstance(raw, str) or not raw:
+        return None
+    if tool == "read_file":
+        return _path_pattern(raw, workspace)
+    path = normalise_path(raw, workspace)
+    if path == "/" or "*" in path or "?" in path:
+        return None
+    return "**" if path == "." else f"{path}/**"

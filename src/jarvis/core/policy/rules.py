@@ -30,6 +30,10 @@ Semantics:
   inside the workspace, absolute patterns the absolute path; so `*` is the workspace root's
   files only and `**` the whole workspace. Symlinks are not resolved (pass a resolved path to
   judge where a write really lands).
+- read_file/glob/grep/list_dir: path globs as for writes, and a pattern ending in `/**` also
+  covers the directory itself (`/home/u/notes/**` covers `list_dir /home/u/notes`). Matching
+  (lexical and real path) lives in `boundary_rules.py`.
+- web_fetch: a host pattern (`docs.python.org`, `*.example.com`, `*`; see `network.py`).
 - Other tools: only the pattern `*`, which covers every call.
 """
 
@@ -47,10 +51,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
+from jarvis.core.policy.network import normalise_host_pattern
 from jarvis.core.policy.shell import WRAPPER_COMMANDS, ShellAnalysis, SimpleCommand, analyze_shell
 
 SHELL_TOOLS = frozenset({"bash"})
 PATH_TOOLS = frozenset({"write_file", "edit_file"})
+READ_TOOLS = frozenset({"read_file", "glob", "grep", "list_dir"})
+HOST_TOOLS = frozenset({"web_fetch"})
 ANY_PATTERN = "*"
 
 RuleAction = Literal["allow", "deny"]
@@ -91,6 +98,11 @@ class Rule(BaseModel):
         elif self.tool in PATH_TOOLS:
             self._canonical = _normalise_glob(self.pattern)
             self._glob = _compile_glob(self._canonical)
+        elif self.tool in READ_TOOLS:
+            self._canonical = _normalise_glob(self.pattern)
+            self._glob = _compile_read_glob(self._canonical)
+        elif self.tool in HOST_TOOLS:
+            self._canonical = normalise_host_pattern(self.pattern)
         elif self.pattern.strip() != ANY_PATTERN:
             raise ValueError(f"tool {self.tool!r} takes only the pattern '*'")
         return self
@@ -317,6 +329,13 @@ def _compile_glob(glob: str) -> re.Pattern[str]:
             parts.append("[^/]*" if char == "*" else "[^/]" if char == "?" else re.escape(char))
             index += 1
     return re.compile("".join(parts), re.DOTALL)
+
+
+def _compile_read_glob(glob: str) -> re.Pattern[str]:
+    """`dir/**` also covers `dir` itself (the directory a walking tool is pointed at)."""
+    if glob.endswith("/**"):
+        return re.compile(_compile_glob(glob[:-3]).pattern + "(?:/.*)?", re.DOTALL)
+    return _compile_glob(glob)
 
 
 # matching

@@ -1,13 +1,20 @@
 """The single decision point of the tool gate: `Sandbox.decide(tool, call, ctx) -> Decision`.
 
 Order (seed 000 + 002, SPEC §8): policy → plugins `before_tool_call` → dangerous commands →
-deny rules → approval required? → repeated denials → remembered allow rules → ask a human.
+secret locations (the workspace boundary, `fence.py`) → deny rules → approval required? →
+repeated denials → remembered allow rules → ask a human.
+
+The boundary adds to "approval required": a read or write outside the workspace, a bash line
+naming a secret location and (by default) every web_fetch ask even when the role policy would
+not; rules for them are matched on the real path (files) or the host (web_fetch).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
+import os
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -23,20 +30,31 @@ from jarvis.core.approvals.request import AnswerOption, ApprovalRequest, preview
 from jarvis.core.approvals.service import ApprovalService
 from jarvis.core.config import SecuritySettings
 from jarvis.core.plugins.host import PluginHost
+from jarvis.core.policy.boundary import Boundary
+from jarvis.core.policy.boundary_rules import has_rules, match_host_rules, match_target_rules
 from jarvis.core.policy.dangerous import DangerousMatcher
+from jarvis.core.policy.fence import (
+    FILE_TOOLS,
+    FREE,
+    Fence,
+    call_targets,
+    fence_call,
+    shell_secret_word,
+)
+from jarvis.core.policy.network import url_host
+from jarvis.core.policy.paths import Target
 from jarvis.core.policy.patterns import suggest_pattern
 from jarvis.core.policy.role_policy import RolePolicy
 from jarvis.core.policy.rule_store import RuleFileError, RuleStore
 from jarvis.core.policy.rules import (
+    HOST_TOOLS,
     NO_MATCH,
-    PATH_TOOLS,
     SHELL_TOOLS,
     Rule,
     RuleMatch,
     RuleSet,
     is_stale,
     match_any_rules,
-    match_path_rules,
     match_shell_rules,
 )
 from jarvis.core.policy.shell import analyze_shell
@@ -98,8 +116,15 @@ class Sandbox:
     clock: Clock
     plugins: PluginHost = field(default_factory=PluginHost)
     unattended: bool = False
+    # The user's home (`~` in secret patterns) and the data dir (`$JARVIS_HOME`, secret).
+    user_home: Path = field(default_factory=Path.home)
+    jarvis_home: Path | None = None
     _policy: RolePolicy = field(init=False)
     _dangerous: DangerousMatcher = field(init=False)
+    _boundary: Boundary = field(init=False)
+    _root: Path = field(init=False)
+    # The last call's resolved paths: `decide` and `_match_kind` both need them.
+    _targets_of: tuple[ToolCall, tuple[Target, ...]] | None = field(default=None, init=False)
     _denials: dict[str, _TurnDenials] = field(default_factory=dict, init=False)
     # The settings are fixed for a sandbox's life, so fingerprints are computed once per tool.
     _fingerprints: dict[tuple[str, bool, str], str] = field(default_factory=dict, init=False)
@@ -107,6 +132,13 @@ class Sandbox:
     def __post_init__(self) -> None:
         self._policy = RolePolicy(self.settings)
         self._dangerous = DangerousMatcher.compile(self.settings.dangerous_commands)
+        self._boundary = Boundary(
+            os.path.realpath(self.workspace),
+            os.path.realpath(self.user_home),
+            os.path.realpath(self.jarvis_home) if self.jarvis_home is not None else None,
+            self.settings.secret_paths,
+        )
+        self._root = Path(self._boundary.workspace)
 
     def any_requires_approval(self, tools: list[str], user_id: str = "local") -> bool:
         role = self._policy.role_of(user_id)
@@ -157,14 +189,45 @@ class Sandbox:
             pattern = self._dangerous.check(command)
             if pattern is not None:
                 return Decision("block", "dangerous", detail=pattern)
-        required = verdict == "approval_required"
+        fence = self._fence(tool, call, verdict == "approval_required")
+        if fence.verdict == "forbidden":
+            return Decision("block", "secret_path", detail=fence.path)
+        required = verdict == "approval_required" or fence.verdict == "ask"
         match = await self._match(tool, call, ctx, required)
         if match.outcome == "deny" and match.rule is not None:
             rule = match.rule
             return Decision("block", f"rule:{rule.origin}", rule=rule.label(), detail=rule.pattern)
         if not required and match.reason != RULES_UNREADABLE:
             return Decision("allow", "not_required")
-        return await self._approval(tool, call, ctx, match, required, dry_run)
+        decision = await self._approval(tool, call, ctx, match, required, dry_run)
+        warning = fence.warning or ("secret_path" if match.reason == "secret_path" else "")
+        if warning and not decision.detail:
+            return dataclasses.replace(decision, detail=warning)
+        return decision
+
+    def _fence(self, tool: Tool, call: ToolCall, required: bool) -> Fence:
+        """The workspace boundary; bash is judged here only when nothing else would ask (with
+        approval required anyway, `_match_kind` judges it only when a rule would allow)."""
+        if tool.name in SHELL_TOOLS and required:
+            return FREE
+        web_asks = self.settings.web_fetch_requires_approval
+        targets = self._targets(tool, call) if tool.name in FILE_TOOLS else None
+        return fence_call(
+            tool.name, call.arguments, self._boundary, web_asks=web_asks, targets=targets
+        )
+
+    def _targets(self, tool: Tool, call: ToolCall) -> tuple[Target, ...]:
+        memo = self._targets_of
+        if memo is not None and memo[0] is call:
+            return memo[1]
+        targets = call_targets(tool.name, call.arguments, self._boundary.workspace)
+        self._targets_of = (call, targets)
+        return targets
+
+    def boundary_warnings(self, tool: Tool, call: ToolCall) -> list[str]:
+        """Codes for the approval request (`outside_workspace`, `secret_path`)."""
+        warning = self._fence(tool, call, False).warning
+        return [warning] if warning else []
 
     async def _approval(
         self,
@@ -230,14 +293,31 @@ class Sandbox:
             command = call.arguments.get("command")
             if not isinstance(command, str):
                 return NO_MATCH
-            return match_shell_rules(analyze_shell(command), rules, now_ms=now, fingerprint=current)
-        if tool.name in PATH_TOOLS:
-            path = call.arguments.get("path")
-            if not isinstance(path, str):
+            analysis = analyze_shell(command)
+            match = match_shell_rules(analysis, rules, now_ms=now, fingerprint=current)
+            if match.outcome == "allow" and shell_secret_word(command, self._boundary):
+                return RuleMatch("none", reason="secret_path")  # a human must see this line
+            return match
+        if tool.name in FILE_TOOLS:
+            if not has_rules(tool.name, rules):
                 return NO_MATCH
-            return match_path_rules(
-                tool.name, path, rules, workspace=self.workspace, now_ms=now, fingerprint=current
+            targets = self._targets(tool, call)
+            if not targets:
+                return NO_MATCH
+            (target,) = targets
+            return match_target_rules(
+                tool.name,
+                target.lexical,
+                target.real,
+                rules,
+                workspace=self._root,
+                now_ms=now,
+                fingerprint=current,
             )
+        if tool.name in HOST_TOOLS:
+            url = call.arguments.get("url")
+            host = url_host(url) if isinstance(url, str) else None
+            return match_host_rules(tool.name, host, rules, now_ms=now, fingerprint=current)
         return match_any_rules(tool.name, rules, now_ms=now, fingerprint=current)
 
     def _request(self, tool: Tool, call: ToolCall, ctx: ToolCallContext) -> ApprovalRequest:

@@ -1,8 +1,14 @@
-"""File tools: write_file, edit_file (exact replacement) and read_file (numbered line ranges)."""
+"""File tools: write_file, edit_file (exact replacement) and read_file (numbered line ranges).
+
+Each judges the workspace boundary again when it touches the file (`_boundary.py`): secret
+locations are refused, writes through a link leaving the workspace are refused, and files are
+opened by their real path with `O_NOFOLLOW`.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import os
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
@@ -18,6 +24,13 @@ from jarvis.core.tools.builtins._args import (
     path_arg,
     text_arg,
 )
+from jarvis.core.tools.builtins._boundary import (
+    SecretPlaces,
+    open_nofollow,
+    secret_problem,
+    target,
+    write_problem,
+)
 from jarvis.core.tools.builtins._output import SNIFF_BYTES, is_binary, truncate
 from jarvis.core.tools.builtins._tool import BuiltinTool, failure
 
@@ -25,9 +38,21 @@ READ_LINES = 2000
 READ_OUTPUT_CHARS = 30_000
 
 _PATH = {"type": "string", "description": "File path, relative to the workspace or absolute."}
+_WRITE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
 
 
-class WriteFileTool(BuiltinTool):
+class _FileTool(BuiltinTool):
+    def __init__(self, *, secrets: SecretPlaces | None = None) -> None:
+        self._secrets = secrets or SecretPlaces()
+
+    def _checked_write(self, path: Path, env: ToolEnv) -> tuple[Path, str | None]:
+        """The real path to write, or why not."""
+        boundary = self._secrets.boundary(env.workspace)
+        problem = write_problem(boundary, path, env.workspace, self.name)
+        return Path(target(path, env.workspace).real), problem
+
+
+class WriteFileTool(_FileTool):
     name = "write_file"
     description = (
         "Write text to a file, creating missing parent directories. An existing file is "
@@ -43,9 +68,12 @@ class WriteFileTool(BuiltinTool):
     destructive = True
 
     async def _run(self, args: dict[str, Any], env: ToolEnv) -> ToolResult:
-        path = path_arg(args, "path", env.workspace)
+        requested = path_arg(args, "path", env.workspace)
         data = text_arg(args, "content").encode("utf-8")
-        shown = display_path(path, env.workspace)
+        shown = display_path(requested, env.workspace)
+        path, refused = self._checked_write(requested, env)
+        if refused is not None:
+            return failure(refused)
         if path.is_dir():
             return failure(f"{shown} is a directory; give a file path")
         blocker = _file_in_the_way(path)
@@ -54,7 +82,8 @@ class WriteFileTool(BuiltinTool):
             return failure(f"cannot write {shown}: {where} is a file, not a directory")
         existed = path.exists()
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+        with open_nofollow(str(path), _WRITE, "wb") as handle:
+            handle.write(data)
         state = "overwrote the file" if existed else "new file"
         return ToolResult(
             content=f"wrote {len(data):,} bytes to {shown} ({state})",
@@ -62,7 +91,7 @@ class WriteFileTool(BuiltinTool):
         )
 
 
-class EditFileTool(BuiltinTool):
+class EditFileTool(_FileTool):
     name = "edit_file"
     description = (
         "Replace an exact string in a text file. old_string must match the file exactly, "
@@ -86,16 +115,20 @@ class EditFileTool(BuiltinTool):
     destructive = True
 
     async def _run(self, args: dict[str, Any], env: ToolEnv) -> ToolResult:
-        path = path_arg(args, "path", env.workspace)
+        requested = path_arg(args, "path", env.workspace)
         old, new = text_arg(args, "old_string"), text_arg(args, "new_string")
         replace_all = bool_arg(args, "replace_all")
-        shown = display_path(path, env.workspace)
+        shown = display_path(requested, env.workspace)
+        path, refused = self._checked_write(requested, env)
+        if refused is not None:
+            return failure(refused)
         problem = _check_edit(path, shown, old, new)
         if problem is not None:
             return failure(problem)
         try:
             # Bytes in and out, so CRLF line endings and the rest of the file stay as they were.
-            text = path.read_bytes().decode("utf-8")
+            with open_nofollow(str(path), os.O_RDONLY, "rb") as handle:
+                text = handle.read().decode("utf-8")
         except UnicodeDecodeError:
             return failure(f"{shown} is not UTF-8 text; edit_file only edits text files")
         count = text.count(old)
@@ -110,7 +143,8 @@ class EditFileTool(BuiltinTool):
                 "unique, or set replace_all to true to replace every occurrence"
             )
         line = text.count("\n", 0, text.index(old)) + 1
-        path.write_bytes(text.replace(old, new, -1 if replace_all else 1).encode("utf-8"))
+        with open_nofollow(str(path), _WRITE, "wb") as handle:
+            handle.write(text.replace(old, new, -1 if replace_all else 1).encode("utf-8"))
         replaced = count if replace_all else 1
         noun = "occurrence" if replaced == 1 else "occurrences"
         return ToolResult(
@@ -145,7 +179,7 @@ class _Lines:
     total: int
 
 
-class ReadFileTool(BuiltinTool):
+class ReadFileTool(_FileTool):
     name = "read_file"
     description = (
         "Read a text file. Lines come numbered (line number, tab, text). offset is the first "
@@ -163,7 +197,14 @@ class ReadFileTool(BuiltinTool):
         },
     )
 
-    def __init__(self, *, line_limit: int = READ_LINES, output_chars: int = READ_OUTPUT_CHARS):
+    def __init__(
+        self,
+        *,
+        line_limit: int = READ_LINES,
+        output_chars: int = READ_OUTPUT_CHARS,
+        secrets: SecretPlaces | None = None,
+    ):
+        super().__init__(secrets=secrets)
         self._line_limit = line_limit
         self._output_chars = output_chars
 
@@ -171,16 +212,19 @@ class ReadFileTool(BuiltinTool):
         path = path_arg(args, "path", env.workspace)
         offset = int_arg(args, "offset", default=1, minimum=1)
         limit = int_arg(args, "limit", default=self._line_limit, minimum=1)
-        return await asyncio.to_thread(
-            self._read, path, display_path(path, env.workspace), offset, limit
-        )
+        shown = display_path(path, env.workspace)
+        where = target(path, env.workspace)
+        refused = secret_problem(self._secrets.boundary(env.workspace), where, shown, self.name)
+        if refused is not None:
+            return failure(refused)
+        return await asyncio.to_thread(self._read, Path(where.real), shown, offset, limit)
 
     def _read(self, path: Path, shown: str, offset: int, limit: int) -> ToolResult:
         if path.is_dir():
             return failure(f"{shown} is a directory; use list_dir to see what it holds")
         if not path.exists():
             return failure(f"no such file: {shown}")
-        with path.open("rb") as handle:
+        with open_nofollow(str(path), os.O_RDONLY, "rb") as handle:
             head = handle.read(SNIFF_BYTES)
         if is_binary(head):
             size = path.stat().st_size
@@ -206,7 +250,7 @@ class ReadFileTool(BuiltinTool):
 
 def _read_lines(path: Path, offset: int, limit: int) -> _Lines:
     """The chosen range, and the file's line count without holding the whole file."""
-    with path.open(encoding="utf-8", errors="replace") as handle:
+    with open_nofollow(str(path), os.O_RDONLY, "r", encoding="utf-8", errors="replace") as handle:
         before = sum(1 for _ in islice(handle, offset - 1))
         chosen = [line.rstrip("\r\n") for line in islice(handle, limit)]
         after = sum(1 for _ in handle)

@@ -1,4 +1,9 @@
-"""Finding things: glob (newest first), grep (regex, skips binaries) and list_dir."""
+"""Finding things: glob (newest first), grep (regex, skips binaries) and list_dir.
+
+They never show a secret location (`.env`, keys, `$JARVIS_HOME`, ...): a secret `path` is refused,
+and secret files met on the way are skipped, as are files reached through a link whose target
+leaves both the searched directory and the workspace; the result says how many were skipped.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, ClassVar
 
 from jarvis.agent_layer.tools import ToolResult
+from jarvis.core.policy.boundary import Boundary
 from jarvis.core.tools.base import ToolEnv
 from jarvis.core.tools.builtins._args import (
     bool_arg,
@@ -18,6 +24,12 @@ from jarvis.core.tools.builtins._args import (
     optional_text_arg,
     path_arg,
     text_arg,
+)
+from jarvis.core.tools.builtins._boundary import (
+    SecretPlaces,
+    secret_problem,
+    skipped_notice,
+    target,
 )
 from jarvis.core.tools.builtins._output import (
     SNIFF_BYTES,
@@ -45,6 +57,48 @@ _DIR = {
 }
 
 
+class _Fence:
+    """Which files a walk may show; counts what it skipped."""
+
+    def __init__(self, boundary: Boundary, base: Path, workspace: Path) -> None:
+        self._boundary = boundary
+        self._workspace = workspace
+        self._root = target(base, workspace).real
+        self.secret = 0
+        self.outside = 0
+
+    def allows(self, path: Path) -> bool:
+        where = target(path, self._workspace)
+        verdict = self._boundary.walk_entry(where.lexical, where.real, self._root)
+        if verdict == "secret":
+            self.secret += 1
+        elif verdict == "outside":
+            self.outside += 1
+        return verdict == "ok"
+
+    def hides(self, path: Path) -> bool:
+        """A secret entry (counted); used where only names are shown."""
+        where = target(path, self._workspace)
+        if self._boundary.secret(where.lexical) or self._boundary.secret(where.real):
+            self.secret += 1
+            return True
+        return False
+
+    def notice(self, noun: str = "file") -> str:
+        return skipped_notice(self.secret, self.outside, noun)
+
+
+class _SearchTool(BuiltinTool):
+    _secrets: SecretPlaces
+
+    def _fence(self, base: Path, env: ToolEnv) -> tuple[_Fence, str | None]:
+        """The walk's filter, or why `base` itself may not be read."""
+        boundary = self._secrets.boundary(env.workspace)
+        shown = display_path(base, env.workspace)
+        problem = secret_problem(boundary, target(base, env.workspace), shown, self.name)
+        return _Fence(boundary, base, env.workspace), problem
+
+
 def _base_dir(args: dict[str, Any], env: ToolEnv) -> tuple[Path, str | None]:
     """The `path` argument as a directory, or why it is not one."""
     base = path_arg(args, "path", env.workspace, default=".")
@@ -60,7 +114,7 @@ def _skipped(path: Path, base: Path) -> bool:
     return any(part in SKIPPED_DIRS for part in path.relative_to(base).parts[:-1])
 
 
-class GlobTool(BuiltinTool):
+class GlobTool(_SearchTool):
     name = "glob"
     description = (
         "Find files whose path matches a glob pattern, e.g. '**/*.py' (any depth) or "
@@ -72,27 +126,35 @@ class GlobTool(BuiltinTool):
         optional={"path": _DIR},
     )
 
-    def __init__(self, *, max_results: int = MAX_RESULTS) -> None:
+    def __init__(
+        self, *, max_results: int = MAX_RESULTS, secrets: SecretPlaces | None = None
+    ) -> None:
         self._max_results = max_results
+        self._secrets = secrets or SecretPlaces()
 
     async def _run(self, args: dict[str, Any], env: ToolEnv) -> ToolResult:
         pattern = text_arg(args, "pattern", nonempty=True)
         if Path(pattern).is_absolute():
             return failure("pattern must be relative; put the directory in the path argument")
+        if ".." in PurePosixPath(pattern).parts:
+            return failure("pattern must not climb out with '..'; put the directory in path")
         base, problem = _base_dir(args, env)
         if problem is not None:
             return failure(problem)
-        found = await asyncio.to_thread(_newest_first, base, pattern)
+        fence, refused = self._fence(base, env)
+        if refused is not None:
+            return failure(refused)
+        found = await asyncio.to_thread(_newest_first, base, pattern, fence)
         if not found:
-            return ToolResult(content=f"no files match {pattern}")
+            return ToolResult(content=f"no files match {pattern}{fence.notice()}")
         names = [display_path(path, env.workspace) for path in found]
-        return ToolResult(content=cap_items(names, self._max_results, "files"))
+        return ToolResult(content=cap_items(names, self._max_results, "files") + fence.notice())
 
 
-def _newest_first(base: Path, pattern: str) -> list[Path]:
+def _newest_first(base: Path, pattern: str, fence: _Fence) -> list[Path]:
     dated: list[tuple[float, Path]] = []
     for path in base.glob(pattern):
-        if _skipped(path, base):
+        if _skipped(path, base) or not fence.allows(path):
             continue
         try:
             if path.is_file():
@@ -103,7 +165,7 @@ def _newest_first(base: Path, pattern: str) -> list[Path]:
     return [path for _, path in dated]
 
 
-class GrepTool(BuiltinTool):
+class GrepTool(_SearchTool):
     name = "grep"
     description = (
         "Search file contents with a Python regular expression, recursively from path (a "
@@ -126,9 +188,16 @@ class GrepTool(BuiltinTool):
         },
     )
 
-    def __init__(self, *, max_matches: int = MAX_RESULTS, output_chars: int = OUTPUT_CHARS) -> None:
+    def __init__(
+        self,
+        *,
+        max_matches: int = MAX_RESULTS,
+        output_chars: int = OUTPUT_CHARS,
+        secrets: SecretPlaces | None = None,
+    ) -> None:
         self._max_matches = max_matches
         self._output_chars = output_chars
+        self._secrets = secrets or SecretPlaces()
 
     async def _run(self, args: dict[str, Any], env: ToolEnv) -> ToolResult:
         flags = re.IGNORECASE if bool_arg(args, "ignore_case") else 0
@@ -138,14 +207,17 @@ class GrepTool(BuiltinTool):
         except re.error as exc:
             return failure(f"invalid regular expression {pattern!r}: {exc}")
         file_glob = optional_text_arg(args, "glob", nonempty=True)
-        target = path_arg(args, "path", env.workspace, default=".")
-        if not target.exists():
-            return failure(f"no such file or directory: {display_path(target, env.workspace)}")
+        where = path_arg(args, "path", env.workspace, default=".")
+        if not where.exists():
+            return failure(f"no such file or directory: {display_path(where, env.workspace)}")
+        fence, refused = self._fence(where, env)
+        if refused is not None:
+            return failure(refused)
         search = _Search(regex, env.workspace, self._max_matches + 1, env.call.abort.is_set)
-        matches = await asyncio.to_thread(search.run, target, file_glob)
+        matches = await asyncio.to_thread(search.run, where, file_glob, fence)
         if not matches:
-            return ToolResult(content="no matches")
-        return ToolResult(content=self._render(matches))
+            return ToolResult(content="no matches" + fence.notice())
+        return ToolResult(content=self._render(matches) + fence.notice())
 
     def _render(self, matches: list[str]) -> str:
         body = truncate("\n".join(matches[: self._max_matches]), self._output_chars)
@@ -170,12 +242,13 @@ class _Search:
         self._aborted = aborted
         self.matches: list[str] = []
 
-    def run(self, target: Path, file_glob: str | None) -> list[str]:
+    def run(self, target: Path, file_glob: str | None, fence: _Fence) -> list[str]:
         files = [target] if target.is_file() else _walk_files(target, file_glob)
         for path in files:
             if len(self.matches) >= self._limit or self._aborted():
                 break
-            self._search_file(path)
+            if fence.allows(path):
+                self._search_file(path)
         return self.matches[: self._limit]
 
     def _search_file(self, path: Path) -> None:
@@ -210,7 +283,7 @@ def _walk_files(base: Path, file_glob: str | None) -> Iterator[Path]:
                 yield path
 
 
-class ListDirTool(BuiltinTool):
+class ListDirTool(_SearchTool):
     name = "list_dir"
     description = (
         "List the entries of one directory (not recursive), sorted by name; directories end "
@@ -223,18 +296,27 @@ class ListDirTool(BuiltinTool):
         },
     )
 
-    def __init__(self, *, max_entries: int = MAX_ENTRIES) -> None:
+    def __init__(
+        self, *, max_entries: int = MAX_ENTRIES, secrets: SecretPlaces | None = None
+    ) -> None:
         self._max_entries = max_entries
+        self._secrets = secrets or SecretPlaces()
 
     async def _run(self, args: dict[str, Any], env: ToolEnv) -> ToolResult:
         base, problem = _base_dir(args, env)
         if problem is not None:
             return failure(problem)
-        entries = await asyncio.to_thread(_entries, base)
+        fence, refused = self._fence(base, env)
+        if refused is not None:
+            return failure(refused)
+        entries = await asyncio.to_thread(_entries, base, fence)
+        notice = fence.notice("entry")
         if not entries:
-            return ToolResult(content=f"{display_path(base, env.workspace)} is empty")
-        return ToolResult(content=cap_items(entries, self._max_entries, "entries"))
+            return ToolResult(content=f"{display_path(base, env.workspace)} is empty{notice}")
+        return ToolResult(content=cap_items(entries, self._max_entries, "entries") + notice)
 
 
-def _entries(base: Path) -> list[str]:
-    return sorted(f"{p.name}/" if p.is_dir() else p.name for p in base.iterdir())
+def _entries(base: Path, fence: _Fence) -> list[str]:
+    # Names only, so a link leading outside is listed (nothing is read through it).
+    shown = (p for p in base.iterdir() if not fence.hides(p))
+    return sorted(f"{p.name}/" if p.is_dir() else p.name for p in shown)

@@ -16,6 +16,7 @@ from jarvis.agent_layer.tools import ExecutionMode, ToolResult
 from jarvis.core.tools.base import ToolEnv
 from jarvis.core.tools.builtins._abort import Aborted, until_done
 from jarvis.core.tools.builtins._args import number_arg, object_schema, text_arg
+from jarvis.core.tools.builtins._environment import bash_environment
 from jarvis.core.tools.builtins._output import ByteBudget
 from jarvis.core.tools.builtins._tool import BuiltinTool, failure
 
@@ -67,7 +68,9 @@ class BashTool(BuiltinTool):
         max_timeout: float = MAX_TIMEOUT_SEC,
         output_chars: int = OUTPUT_CHARS,
         kill_grace: float = KILL_GRACE_SEC,
+        env_passthrough: tuple[str, ...] = (),
     ) -> None:
+        self._env_passthrough = env_passthrough
         self._default_timeout = default_timeout
         self._max_timeout = max_timeout
         self._output_chars = output_chars
@@ -91,7 +94,8 @@ class BashTool(BuiltinTool):
         # Room for `output_chars` characters of any UTF-8 text.
         keep = self._output_chars * 4
         async with _Capture(keep) as out, _Capture(keep) as err:
-            process = await _spawn(command, workspace, out, err)
+            environment = bash_environment(os.environ, self._env_passthrough)
+            process = await _spawn(command, workspace, environment, out, err)
             try:
                 stopped = await _wait(process, abort, limit_sec)
             finally:
@@ -157,7 +161,7 @@ class _Capture:
 
 
 async def _spawn(
-    command: str, workspace: Path, out: _Capture, err: _Capture
+    command: str, workspace: Path, environment: dict[str, str], out: _Capture, err: _Capture
 ) -> asyncio.subprocess.Process:
     try:
         return await asyncio.create_subprocess_exec(
@@ -165,6 +169,7 @@ async def _spawn(
             "-c",
             command,
             cwd=workspace,
+            env=environment,  # an allow-list: never JARVIS_* or other secrets (_environment.py)
             stdin=asyncio.subprocess.DEVNULL,
             stdout=out.write_fd,
             stderr=err.write_fd,

@@ -1,4 +1,11 @@
-"""Web tools: web_search (Brave with a key, else DuckDuckGo through ddgs) and web_fetch."""
+"""Web tools: web_search (Brave with a key, else DuckDuckGo through ddgs) and web_fetch.
+
+web_fetch never reaches loopback, private, link-local or metadata addresses unless the settings
+allow it: the host is resolved and judged before connecting and again at every redirect, which
+is followed by hand, and the connection is pinned to the checked address (`_fetch_guard.py`).
+A redirect to another host is not followed unless `follow_other_hosts` (set when the gate does
+not ask per host): the model gets the new URL and calls again, so the gate sees that host.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +21,7 @@ from jarvis.agent_layer.tools import ToolResult
 from jarvis.core.tools.base import ToolEnv
 from jarvis.core.tools.builtins._abort import Aborted, until_done
 from jarvis.core.tools.builtins._args import int_arg, object_schema, text_arg
+from jarvis.core.tools.builtins._fetch_guard import FetchGuard, FetchRefused, pinned
 from jarvis.core.tools.builtins._output import ByteBudget, truncate
 from jarvis.core.tools.builtins._tool import BuiltinTool, failure
 from jarvis.core.tools.builtins._web_text import text_kind, to_text
@@ -26,6 +34,7 @@ FETCH_TIMEOUT_SEC = 30.0
 FETCH_MAX_BYTES = 5_000_000
 FETCH_CHARS = 20_000
 MAX_FETCH_CHARS = 100_000
+MAX_REDIRECTS = 10
 _USER_AGENT = "Mozilla/5.0 (compatible; Jarvis/0.1; personal assistant)"
 _TAG = re.compile(r"<[^>]+>")
 _ABORTED = "aborted by the user"
@@ -158,6 +167,12 @@ class _Download:
     declared_bytes: int | None
 
 
+@dataclass
+class _Redirected:
+    url: str
+    target: str
+
+
 class WebFetchTool(BuiltinTool):
     name = "web_fetch"
     description = (
@@ -183,11 +198,16 @@ class WebFetchTool(BuiltinTool):
         max_bytes: int = FETCH_MAX_BYTES,
         default_chars: int = FETCH_CHARS,
         max_chars: int = MAX_FETCH_CHARS,
+        allow_private: bool = False,
+        private_hosts: tuple[str, ...] = (),
+        follow_other_hosts: bool = False,
     ) -> None:
         self._timeout = timeout
         self._max_bytes = max_bytes
         self._default_chars = default_chars
         self._max_chars = max_chars
+        self._guard = FetchGuard(allow_private, private_hosts)
+        self._follow_other_hosts = follow_other_hosts
 
     async def _run(self, args: dict[str, Any], env: ToolEnv) -> ToolResult:
         url = text_arg(args, "url", nonempty=True).strip()
@@ -206,31 +226,70 @@ class WebFetchTool(BuiltinTool):
             return failure(f"could not fetch {url}: no complete answer within {self._timeout:g} s")
         except httpx.HTTPError as exc:
             return failure(f"could not fetch {url}: {_describe_http_error(exc)}")
+        except FetchRefused as exc:
+            return failure(str(exc))
+        if isinstance(page, _Redirected):
+            return ToolResult(
+                content=f"{page.url} redirects to {page.target}, another host, so it was not "
+                "followed. Call web_fetch with that URL if you need it (that host may need "
+                "approval).",
+                details={"url": page.url, "redirect": page.target},
+            )
         if page.status >= 400:
             return failure(f"could not fetch {url}: HTTP {page.status}", status=page.status)
         return await self._convert(page, limit)
 
-    async def _download(self, url: str) -> _Download:
-        body = ByteBudget(self._max_bytes)
-        headers = {"User-Agent": _USER_AGENT}
-        async with (
-            httpx.AsyncClient(timeout=self._timeout, follow_redirects=True) as client,
-            client.stream("GET", url, headers=headers) as response,
-        ):
-            declared = response.headers.get("content-length", "")
-            page = _Download(
-                url=str(response.url),
-                status=response.status_code,
-                content_type=response.headers.get("content-type", "").split(";")[0].strip(),
-                charset=response.charset_encoding,
-                body=body,
-                declared_bytes=int(declared) if declared.isdigit() else None,
+    async def _download(self, url: str) -> _Download | _Redirected:
+        current = httpx.URL(url)
+        async with httpx.AsyncClient(timeout=self._timeout) as client:
+            for _ in range(MAX_REDIRECTS + 1):
+                response = await self._get(client, current)
+                try:
+                    location = response.headers.get("location")
+                    if not (response.is_redirect and location):
+                        return await self._read(response, current)
+                    following = current.join(location)
+                    problem = _check_url(str(following))
+                    if problem is not None:
+                        raise FetchRefused(f"{current} redirects to {following}: {problem}")
+                    if following.raw_host != current.raw_host and not self._follow_other_hosts:
+                        return _Redirected(str(current), str(following))
+                    current = following
+                finally:
+                    await response.aclose()
+        raise FetchRefused(f"could not fetch {url}: more than {MAX_REDIRECTS} redirects")
+
+    async def _get(self, client: httpx.AsyncClient, url: httpx.URL) -> httpx.Response:
+        """GET `url` pinned to its first reachable checked address."""
+        failed: httpx.ConnectError | None = None
+        for address in await self._guard.addresses(url):
+            target, headers, extensions = pinned(url, address)
+            request = client.build_request(
+                "GET", target, headers={**headers, "User-Agent": _USER_AGENT}, extensions=extensions
             )
-            if _worth_reading(page):
-                async for chunk in response.aiter_bytes():
-                    body.add(chunk)
-                    if body.overflowed:
-                        break  # the size limit: stop reading, keep what fits
+            try:
+                return await client.send(request, stream=True)
+            except httpx.ConnectError as exc:
+                failed = exc
+        assert failed is not None  # `addresses` never returns an empty list
+        raise failed
+
+    async def _read(self, response: httpx.Response, url: httpx.URL) -> _Download:
+        body = ByteBudget(self._max_bytes)
+        declared = response.headers.get("content-length", "")
+        page = _Download(
+            url=str(url),
+            status=response.status_code,
+            content_type=response.headers.get("content-type", "").split(";")[0].strip(),
+            charset=response.charset_encoding,
+            body=body,
+            declared_bytes=int(declared) if declared.isdigit() else None,
+        )
+        if _worth_reading(page):
+            async for chunk in response.aiter_bytes():
+                body.add(chunk)
+                if body.overflowed:
+                    break  # the size limit: stop reading, keep what fits
         return page
 
     async def _convert(self, page: _Download, limit: int) -> ToolResult:

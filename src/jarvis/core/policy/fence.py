@@ -1,0 +1,143 @@
+"""The boundary at the gate: what one tool call touches, judged by `Boundary` (this module does
+the file system reads: `realpath` of path arguments and of path-like shell words).
+
+API:
+- `Fence(verdict, warning, path)`: `forbidden` (a secret location; `Sandbox.decide` blocks with
+  reason `secret_path`), `ask` (a human must answer even if the role policy would not ask:
+  a read or write outside the workspace, a bash line naming a secret, web_fetch per host), or
+  `free`. `warning` is `"outside_workspace"` / `"secret_path"` / `""`.
+- `fence_call(tool, args, boundary, *, web_asks, targets=None) -> Fence`.
+- `call_targets(tool, args, workspace) -> tuple[Target, ...]`: the paths a file tool touches.
+- `shell_secret_word(command, boundary) -> str | None`: the first word of a bash line that
+  names a secret location or a directory holding one (`~`, `/etc`) by its text, through a
+  symlink (plain arguments), or through the glob bash would expand (`~/.ss*/id_rsa`); bash is
+  not fenced by the file system, so an allow rule must never auto-approve such a line.
+"""
+
+from __future__ import annotations
+
+import functools
+import glob
+import posixpath
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from jarvis.core.policy.boundary import Boundary, shell_path_candidates
+from jarvis.core.policy.paths import Target, locate, real_path
+from jarvis.core.policy.rules import HOST_TOOLS, PATH_TOOLS, READ_TOOLS, SHELL_TOOLS
+from jarvis.core.policy.shell import analyze_shell
+
+FILE_TOOLS = READ_TOOLS | PATH_TOOLS
+_DIRECTORY_CHANGES = frozenset({"cd", "pushd"})
+_GLOB_CHARS = frozenset("*?[")
+_GLOB_LIMIT = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Fence:
+    verdict: Literal["free", "ask", "forbidden"]
+    warning: str = ""
+    path: str = ""
+
+
+FREE = Fence("free")
+
+
+def call_targets(tool: str, args: dict[str, Any], workspace: str) -> tuple[Target, ...]:
+    raw = args.get("path")
+    if raw is None and tool in READ_TOOLS and tool != "read_file":
+        raw = "."  # glob, grep and list_dir default to the workspace
+    if not isinstance(raw, str) or not raw:
+        return ()
+    return (locate(raw, workspace),)
+
+
+def fence_call(
+    tool: str,
+    args: dict[str, Any],
+    boundary: Boundary,
+    *,
+    web_asks: bool,
+    targets: tuple[Target, ...] | None = None,
+) -> Fence:
+    """`targets`: the file tool's `call_targets`, when the caller already has them."""
+    if tool in FILE_TOOLS:
+        worst = FREE
+        if targets is None:
+            targets = call_targets(tool, args, boundary.workspace)
+        for target in targets:
+            verdict = boundary.judge(target.lexical, target.real)
+            if verdict.verdict == "forbidden":
+                return Fence("forbidden", "secret_path", verdict.path)
+            if verdict.verdict == "ask":
+                worst = Fence("ask", "outside_workspace", verdict.path)
+        return worst
+    if tool in SHELL_TOOLS:
+        command = args.get("command")
+        if not isinstance(command, str):
+            return FREE
+        word = shell_secret_word(command, boundary)
+        return FREE if word is None else Fence("ask", "secret_path", word)
+    if tool in HOST_TOOLS and web_asks:
+        return Fence("ask")
+    return FREE
+
+
+def shell_secret_word(command: str, boundary: Boundary) -> str | None:
+    named, to_resolve = _shell_plan(boundary, command)
+    if named is not None:
+        return named
+    for word, path in to_resolve:
+        if _leads_to_secret(path, boundary):
+            return word
+    return None
+
+
+def _leads_to_secret(path: str, boundary: Boundary) -> bool:
+    if not _GLOB_CHARS & set(path):
+        return boundary.secret(real_path(path, boundary.workspace)) is not None
+    # bash expands `~/.ss*/id_rsa` when it runs: look at what it would expand to (like bash,
+    # Python's glob leaves dot files to patterns that start with a dot).
+    for count, found in enumerate(glob.iglob(path)):
+        if count >= _GLOB_LIMIT:
+            return True  # too many to look at: a human decides
+        lexical = posixpath.normpath(found)
+        if (
+            boundary.secret(lexical) is not None
+            or boundary.holds_secret(lexical)
+            or boundary.secret(real_path(found, boundary.workspace)) is not None
+        ):
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=2048)
+def _shell_plan(boundary: Boundary, command: str) -> tuple[str | None, tuple[tuple[str, str], ...]]:
+    """The pure part, cached per line: a word naming a secret by its text, else the (word,
+    path) pairs whose real path must be looked at (arguments only: not the command name, not
+    options, which name no file the command reads)."""
+    analysis = analyze_shell(command)
+    bases = [boundary.workspace]
+    for simple in analysis.commands:
+        argv = simple.argv
+        if argv and argv[0] in _DIRECTORY_CHANGES:
+            bases.extend(
+                posixpath.join(boundary.workspace, candidate)
+                for word in argv[1:]
+                if not word.startswith("-")
+                for candidate in shell_path_candidates([word], boundary.home)
+            )
+    to_resolve: dict[tuple[str, str], None] = {}
+    for simple in analysis.commands:
+        for position, word in enumerate(simple.words):
+            # The command name runs, an option is no file: their text is judged, not their links.
+            judged_only = position == simple.assignments or word.startswith("-")
+            for candidate in shell_path_candidates([word], boundary.home):
+                for base in bases if not candidate.startswith("/") else bases[:1]:
+                    path = posixpath.join(base, candidate)
+                    lexical = "/" + posixpath.normpath(path).lstrip("/")
+                    if boundary.secret(lexical) is not None or boundary.holds_secret(lexical):
+                        return candidate, ()
+                    if not judged_only or _GLOB_CHARS & set(candidate):
+                        to_resolve[(candidate, path)] = None
+    return None, tuple(to_resolve)
