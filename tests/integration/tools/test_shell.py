@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
 import time
 from pathlib import Path
 
@@ -54,7 +52,7 @@ async def test_non_zero_exit_is_an_error(tmp_path: Path) -> None:
 
 async def test_a_command_killed_by_a_signal_says_so(tmp_path: Path) -> None:
     result = await run(BASH, tmp_path, command="kill -KILL $$")
-    assert result.is_error and "exit code: -9 (killed by SIGKILL)" in result.content
+    assert result.is_error and "exit code: 137 (killed by SIGKILL)" in result.content
 
 
 async def test_runs_in_the_workspace_with_bash(tmp_path: Path) -> None:
@@ -91,14 +89,47 @@ async def test_a_finished_command_does_not_wait_for_its_background_child(tmp_pat
     assert await _wait_gone(int((tmp_path / "bg.pid").read_text()))
 
 
-async def test_a_process_that_left_the_group_does_not_hold_the_call(tmp_path: Path) -> None:
-    started = time.monotonic()
-    result = await run(BASH, tmp_path, command="setsid sleep 30 & echo $! > daemon.pid; echo ok")
-    pid = int((tmp_path / "daemon.pid").read_text())
+async def test_a_process_that_left_the_group_is_killed_when_the_command_ends(
+    tmp_path: Path,
+) -> None:
+    result = await run(BASH, tmp_path, command="setsid sleep 300 & echo $! > daemon.pid; echo ok")
+    assert "ok" in result.content and "1 process(es) it left running were killed" in result.content
+    assert _gone(int((tmp_path / "daemon.pid").read_text()))
+
+
+@pytest.mark.parametrize("stop", ["timeout", "abort"])
+async def test_a_double_forked_daemon_dies_with_a_stopped_command(
+    tmp_path: Path, stop: str
+) -> None:
+    # The daemon leaves the group and the session and loses its parent: only a subreaper sees it.
+    command = (
+        "(setsid sh -c 'echo $$ > daemon.pid.tmp; mv daemon.pid.tmp daemon.pid; exec sleep 300' &);"
+        " until [ -s daemon.pid ]; do :; done; touch started; sleep 300"
+    )
+    abort = asyncio.Event()
+    call = asyncio.create_task(
+        BASH.execute(
+            "c",
+            {"command": command, "timeout": 300 if stop == "abort" else 10},
+            tool_env(tmp_path, abort),
+        )
+    )
+    if stop == "abort":
+        while not (tmp_path / "started").exists():
+            await asyncio.sleep(0.01)
+        abort.set()
+    result = await call
+    assert result.details["stopped"] == ("aborted" if stop == "abort" else "timeout")
+    assert _gone(int((tmp_path / "daemon.pid").read_text()))
+
+
+def _gone(pid: int) -> bool:
+    """Dead, or a zombie nobody has reaped yet (it runs no more code)."""
     try:
-        assert time.monotonic() - started < 5 and "ok" in result.content
-    finally:
-        os.kill(pid, signal.SIGKILL)
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return True
+    return state == "Z"
 
 
 async def test_a_timeout_above_the_cap_is_lowered(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
-"""`bash`: one command in its own process group; a timeout, an abort or a cancellation kills the
-whole group, so children such as `sleep 100 &` do not outlive the call."""
+"""`bash`: one command in its own process group under a subreaper (see `_reaper`); when it
+finishes, times out, is aborted or cancelled, everything it started is killed — children such
+as `sleep 100 &` and also daemons that left the group with `setsid` — and the result says so."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any, ClassVar, Literal
 
 from jarvis.agent_layer.tools import ExecutionMode, ToolResult
 from jarvis.core.tools.base import ToolEnv
+from jarvis.core.tools.builtins import _reaper as reaper
 from jarvis.core.tools.builtins._abort import Aborted, until_done
 from jarvis.core.tools.builtins._args import number_arg, object_schema, text_arg
 from jarvis.core.tools.builtins._environment import bash_environment
@@ -38,6 +40,7 @@ class _Run:
     stopped: Stopped | None
     stdout: str
     stderr: str
+    leftovers: int = 0  # processes still running when the command ended, killed by us
 
 
 class BashTool(BuiltinTool):
@@ -93,20 +96,23 @@ class BashTool(BuiltinTool):
     ) -> _Run:
         # Room for `output_chars` characters of any UTF-8 text.
         keep = self._output_chars * 4
-        async with _Capture(keep) as out, _Capture(keep) as err:
+        async with _Capture(keep) as out, _Capture(keep) as err, _Capture(64) as status:
             environment = bash_environment(os.environ, self._env_passthrough)
-            process = await _spawn(command, workspace, environment, out, err)
+            process = await _spawn(command, workspace, environment, out, err, status)
+            leftovers = 0
             try:
-                stopped = await _wait(process, abort, limit_sec)
+                stopped = await _wait(process, status, abort, limit_sec)
             finally:
                 # Finished, stopped or cancelled: nothing the command started may outlive it.
-                await _kill_group(process, self._kill_grace)
+                leftovers = await _kill_all(process, self._kill_grace)
+        code = _exit_code(process, status) if stopped is None else None
         return _Run(
-            exit_code=process.returncode if stopped is None else None,
+            exit_code=code,
             stopped=stopped,
             # The final newline of each stream only adds a blank line to the report.
             stdout=out.budget.text(self._output_chars).removesuffix("\n"),
             stderr=err.budget.text(self._output_chars).removesuffix("\n"),
+            leftovers=leftovers if stopped is None else 0,
         )
 
 
@@ -124,6 +130,7 @@ class _Capture:
         self._write_fd: int | None = write_fd
         self._transport: asyncio.ReadTransport | None = None
         self._task: asyncio.Task[None] | None = None
+        self.closed = asyncio.Event()  # a whole line arrived, or the pipe ended
 
     @property
     def write_fd(self) -> int:
@@ -156,36 +163,55 @@ class _Capture:
             self._transport.close()
 
     async def _drain(self, reader: asyncio.StreamReader) -> None:
-        while chunk := await reader.read(_READ_CHUNK):
-            self.budget.add(chunk)
+        try:
+            while chunk := await reader.read(_READ_CHUNK):
+                self.budget.add(chunk)
+                if b"\n" in chunk:
+                    self.closed.set()  # the status pipe's one line: the command has finished
+        finally:
+            self.closed.set()
 
 
 async def _spawn(
-    command: str, workspace: Path, environment: dict[str, str], out: _Capture, err: _Capture
+    command: str,
+    workspace: Path,
+    environment: dict[str, str],
+    out: _Capture,
+    err: _Capture,
+    status: _Capture,
 ) -> asyncio.subprocess.Process:
+    if reaper.SUPPORTED:
+        script = reaper.OUTER_SCRIPT.format(status_fd=status.write_fd)
+        argv = ["/bin/bash", "-c", script, "bash", command]
+        stdin: int = asyncio.subprocess.PIPE  # closing it lets the outer bash exit
+    else:  # no subreaper: the process group is the fence
+        argv, stdin = ["/bin/bash", "-c", command], asyncio.subprocess.DEVNULL
+        status.close_write_end()
     try:
         return await asyncio.create_subprocess_exec(
-            "/bin/bash",
-            "-c",
-            command,
+            *argv,
             cwd=workspace,
             env=environment,  # an allow-list: never JARVIS_* or other secrets (_environment.py)
-            stdin=asyncio.subprocess.DEVNULL,
+            stdin=stdin,
             stdout=out.write_fd,
             stderr=err.write_fd,
+            pass_fds=(status.write_fd,) if reaper.SUPPORTED else (),
             # Its own session and process group, so one signal reaches everything it starts.
             start_new_session=True,
+            preexec_fn=reaper.become_subreaper if reaper.SUPPORTED else None,
         )
     finally:
-        out.close_write_end()
-        err.close_write_end()
+        for capture in (out, err, status):
+            capture.close_write_end()
 
 
 async def _wait(
-    process: asyncio.subprocess.Process, abort: asyncio.Event, limit_sec: float
+    process: asyncio.subprocess.Process, status: _Capture, abort: asyncio.Event, limit_sec: float
 ) -> Stopped | None:
+    """Until the command itself has finished (its status line, or the process's exit)."""
+    done = status.closed.wait() if reaper.SUPPORTED else process.wait()
     try:
-        await until_done(process.wait(), abort, limit_sec)
+        await until_done(done, abort, limit_sec)
     except TimeoutError:
         return "timeout"
     except Aborted:
@@ -193,20 +219,33 @@ async def _wait(
     return None
 
 
-async def _kill_group(process: asyncio.subprocess.Process, grace: float) -> None:
-    """SIGTERM the group, give the leader `grace` seconds, then SIGKILL whatever is left.
+def _exit_code(process: asyncio.subprocess.Process, status: _Capture) -> int | None:
+    if not reaper.SUPPORTED:
+        return process.returncode
+    text = status.budget.text(64).strip()
+    return int(text) if text.isdigit() else process.returncode
 
-    # ponytail: the grace ends when the leader exits, so children it left behind get SIGKILL
-    # right after SIGTERM; polling the group instead would wait out the grace on zombies in
-    # containers whose PID 1 does not reap them.
-    """
-    _signal_group(process.pid, signal.SIGTERM)
+
+async def _kill_all(process: asyncio.subprocess.Process, grace: float) -> int:
+    """Kill what the command left behind, then let the outer bash go; how many processes were
+    left to kill (the command's own process is not counted once it had finished)."""
     try:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(process.wait(), grace)
+        if reaper.SUPPORTED:
+            return await reaper.kill_tree(process.pid, grace)
+        await _kill_group(process, grace)
+        return 0
     finally:
-        _signal_group(process.pid, signal.SIGKILL)
-    await process.wait()
+        if process.stdin is not None:
+            process.stdin.close()
+        _signal_group(process.pid, signal.SIGKILL)  # the outer bash and its group, whatever is left
+        await process.wait()
+
+
+async def _kill_group(process: asyncio.subprocess.Process, grace: float) -> None:
+    """SIGTERM the group, give the leader `grace` seconds (then `_kill_all` SIGKILLs it)."""
+    _signal_group(process.pid, signal.SIGTERM)
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(process.wait(), grace)
 
 
 def _signal_group(pgid: int, signum: signal.Signals) -> None:
@@ -222,6 +261,8 @@ def _report(run: _Run, timeout: float) -> ToolResult:
         head = "aborted by the user; the command and everything it started were killed"
     else:
         head = f"exit code: {_describe_exit(run.exit_code)}"
+    if run.leftovers:
+        head += f"; {run.leftovers} process(es) it left running were killed"
     parts = [head, f"stdout:\n{run.stdout}" if run.stdout else "stdout: (empty)"]
     if run.stderr:
         parts.append(f"stderr:\n{run.stderr}")
@@ -233,9 +274,12 @@ def _report(run: _Run, timeout: float) -> ToolResult:
 
 
 def _describe_exit(code: int | None) -> str:
-    if code is None or code >= 0:
-        return str(code)
+    """`137 (killed by SIGKILL)`: as a shell reports it, 128 + the signal number (a command that
+    itself exits with 137 reads the same; bash cannot tell them apart either)."""
+    if code is None:
+        return "None"
+    signum = -code if code < 0 else code - 128 if code > 128 else 0
     try:
-        return f"{code} (killed by {signal.Signals(-code).name})"
+        return f"{code} (killed by {signal.Signals(signum).name})" if signum else str(code)
     except ValueError:
         return str(code)
