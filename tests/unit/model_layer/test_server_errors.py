@@ -45,7 +45,7 @@ def test_overflow_sizes_from_each_servers_wording(
 
 
 def test_one_line_keeps_a_tracebacks_last_line_and_cuts_paths() -> None:
-    text = 'Traceback (most recent call last):\n  File "/a/b/c.py", line 1\nKeyError: \'x\''
+    text = "Traceback (most recent call last):\n  File \"/a/b/c.py\", line 1\nKeyError: 'x'"
     assert one_line(text) == "KeyError: 'x'"
     assert one_line(r"failed at C:\models\llama\model.gguf now") == "failed at …/model.gguf now"
     assert len(one_line("x" * 500)) == 200
