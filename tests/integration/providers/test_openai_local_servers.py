@@ -19,6 +19,7 @@ from jarvis.model_layer import (
     ToolResultMessage,
     UserMessage,
 )
+from jarvis.model_layer.providers.server_info import context_window, count_tokens
 from tests.integration.providers.conftest import ReplayServer, Reply, json_reply, sse
 from tests.integration.providers.test_openai_stream import (
     HELLO,
@@ -227,3 +228,24 @@ async def test_llama_server_context_overflow_names_both_sizes(
     assert "(2431 of 2048 tokens)" in event.message and "/new" in event.message
     assert len(server.received) == 1
     assert json.loads(json.dumps(event.model_dump()))["kind"] == "context_overflow"
+
+
+async def test_ollama_tells_its_context_size_through_api_show(server: ReplayServer) -> None:
+    shown = {
+        "parameters": "stop <|eot|>\nnum_ctx 8192",
+        "model_info": {"llama.context_length": 131072},
+    }
+    server.add(
+        json_reply(200, shown), json_reply(200, {"model_info": {"qwen2.context_length": 32768}})
+    )
+    assert await context_window(f"{server.url}/v1", "llama3.1") == 8192
+    assert await context_window(f"{server.url}/v1", "qwen2.5") == 32768
+    assert server.received[0].path == "/api/show" and server.received[0].body == {
+        "model": "llama3.1"
+    }
+
+
+async def test_vllm_counts_tokens_through_tokenize(server: ReplayServer) -> None:
+    server.add(json_reply(200, {"count": 7, "max_model_len": 4096, "tokens": [1] * 7}))
+    assert await count_tokens(f"{server.url}/v1", "m", "hello") == 7
+    assert server.received[0].path == "/tokenize"

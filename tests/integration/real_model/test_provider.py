@@ -21,6 +21,7 @@ from jarvis.model_layer import (
     UserMessage,
 )
 from jarvis.model_layer.providers.openai_provider import OpenAIProvider
+from jarvis.model_layer.providers.server_info import context_window, count_tokens
 from tests.integration.real_model.conftest import N_CTX_PER_SLOT, RealModel
 
 BASH = ToolSpec(
@@ -113,3 +114,9 @@ async def test_a_context_overflow_names_both_sizes(provider: OpenAIProvider) -> 
     assert event.context_window == N_CTX_PER_SLOT
     assert event.prompt_tokens is not None and event.prompt_tokens > N_CTX_PER_SLOT
     assert f"of {N_CTX_PER_SLOT} tokens" in event.message
+
+
+async def test_the_server_tells_its_context_size_and_counts_tokens(real_model: RealModel) -> None:
+    assert await context_window(real_model.base_url, real_model.model) == N_CTX_PER_SLOT
+    count = await count_tokens(real_model.base_url, real_model.model, "hello world " * 10)
+    assert count is not None and 10 <= count <= 30
