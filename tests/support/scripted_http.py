@@ -107,3 +107,42 @@ def json_body(data: dict[str, Any]) -> list[bytes]:
 def serve() -> Iterator[ScriptedServer]:
     with ScriptedServer() as server:
         yield server
+
+
+class SilentServer:
+    """Accepts connections and never answers: a timeout that does not depend on machine load."""
+
+    def __init__(self) -> None:
+        import socket
+
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.port = self.sock.getsockname()[1]
+        self.accepted: list[Any] = []
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def _accept(self) -> None:
+        self.sock.settimeout(0.05)
+        while not self._stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.accepted.append(conn)  # held open, never read or written
+
+    def __enter__(self) -> SilentServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self.thread.join(5)
+        for conn in self.accepted:
+            conn.close()
+        self.sock.close()

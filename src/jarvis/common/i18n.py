@@ -283,6 +283,64 @@ _CATALOG: dict[str, dict[Language, str]] = {
         "ko": "모델 호출이 실패했습니다: {detail}",
         "en": "The model call failed: {detail}",
     },
+    # Model servers: what a local or remote server's failure means and what to change.
+    "model.timeout": {
+        "ko": "모델 서버({base_url})가 {seconds}초 안에 답하지 않았습니다. 서버가 느린 것이라면 JARVIS_MODEL__TIMEOUT_SEC 를 늘리세요 (지금 {seconds}).",
+        "en": "The model server at {base_url} did not answer within {seconds} s. If it is just "
+        "slow, raise JARVIS_MODEL__TIMEOUT_SEC (now {seconds}).",
+    },
+    "model.no_endpoint_try_v1": {
+        "ko": "모델 서버({base_url})에 Chat Completions 주소가 없습니다 (HTTP 404). OpenAI 호환 주소는 보통 /v1 로 끝납니다: JARVIS_MODEL__BASE_URL={suggested}",
+        "en": "The model server at {base_url} has no Chat Completions endpoint (HTTP 404). "
+        "OpenAI-compatible addresses usually end in /v1: JARVIS_MODEL__BASE_URL={suggested}",
+    },
+    "model.no_endpoint": {
+        "ko": "모델 서버({base_url})에 Chat Completions 주소가 없습니다 (HTTP 404). JARVIS_MODEL__BASE_URL 을 확인하세요.",
+        "en": "The model server at {base_url} has no Chat Completions endpoint (HTTP 404). "
+        "Check JARVIS_MODEL__BASE_URL.",
+    },
+    "model.context_overflow": {
+        "ko": "대화가 모델의 컨텍스트보다 깁니다 ({prompt} / {window} 토큰). /new 로 새 세션을 시작하거나 서버의 컨텍스트 크기를 늘리세요.",
+        "en": "The conversation no longer fits the model's context ({prompt} of {window} "
+        "tokens). Start a new session (/new) or raise the server's context size.",
+    },
+    "model.context_overflow_unknown": {
+        "ko": "대화가 모델의 컨텍스트보다 깁니다. /new 로 새 세션을 시작하거나 서버의 컨텍스트 크기를 늘리세요.",
+        "en": "The conversation no longer fits the model's context. Start a new session (/new) "
+        "or raise the server's context size.",
+    },
+    "model.request_rejected": {
+        "ko": "모델 서버가 요청을 거절했습니다 (HTTP {status}, 다시 시도하지 않음): {detail}",
+        "en": "The model server rejected the request (HTTP {status}, not retried): {detail}",
+    },
+    "model.server_error": {
+        "ko": "모델 서버 오류 (HTTP {status}): {detail}",
+        "en": "The model server failed (HTTP {status}): {detail}",
+    },
+    "model.stream_broke": {
+        "ko": "모델 서버와의 연결이 답을 받는 도중에 끊겼습니다 ({detail}). 위의 답은 완전하지 않습니다.",
+        "en": "The connection to the model server broke while the answer was arriving "
+        "({detail}). The answer above is incomplete.",
+    },
+    "model.unfinished": {
+        "ko": "모델 서버가 답을 끝맺지 않았습니다 (finish_reason 없이 스트림이 끝남, 스트리밍 없이 다시 물어도 같음). 서버 로그를 확인하세요.",
+        "en": "The model server did not finish its answer (the stream ended without a "
+        "finish_reason, and asking again without streaming did not help). Check the server's log.",
+    },
+    "model.unfinished_partial": {
+        "ko": "모델 서버가 답을 끝맺지 않고 스트림을 닫았습니다 (finish_reason 없음). 위의 답은 완전하지 않습니다.",
+        "en": "The model server closed the stream without finishing the answer (no "
+        "finish_reason). The answer above is incomplete.",
+    },
+    "model.truncated": {
+        "ko": "(답이 최대 토큰 수에서 잘렸습니다. 이어서 말해 달라고 하거나 JARVIS_MODEL__MAX_TOKENS 를 늘리세요.)",
+        "en": "(The answer was cut off at the token limit. Ask to continue, or raise "
+        "JARVIS_MODEL__MAX_TOKENS.)",
+    },
+    "model.empty_answer": {
+        "ko": "모델이 빈 답을 보냈습니다. 다시 묻거나 다른 모델을 써 보세요.",
+        "en": "The model sent an empty answer. Ask again or try another model.",
+    },
     # System prompt addition when approval-requiring tools exist (seed 000).
     "prompt.approval_rule": {
         "ko": "사용자가 실행을 요청하면 승인이 필요한 도구도 직접 호출하세요. 승인은 시스템이 "

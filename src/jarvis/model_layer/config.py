@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field, SecretStr
+
+ToolChoice = Literal["auto", "required", "none", "off"]
 
 
 class ModelSettings(BaseModel):
@@ -10,8 +14,21 @@ class ModelSettings(BaseModel):
     model: str = Field("llama3.1", description="Model id on the provider.")
     base_url: str = Field("http://localhost:11434/v1", description="OpenAI-compatible endpoint.")
     api_key: SecretStr | None = Field(None, description="API key (Ollama ignores it).")
-    timeout_sec: float = Field(120.0, gt=0, description="Per-request timeout.")
-    max_retries: int = Field(3, ge=0, le=10, description="Retries on 429/5xx with backoff.")
+    timeout_sec: float = Field(
+        120.0, gt=0, description="Per-request timeout; a timeout is reported, not retried."
+    )
+    max_retries: int = Field(
+        3,
+        ge=0,
+        le=10,
+        description="Retries on 429/5xx and refused connections, with backoff; never for a "
+        "request the server called invalid.",
+    )
+    tool_choice: ToolChoice = Field(
+        "auto",
+        description="Sent with tools (llama-cpp-python drops tools without it); `required` forces "
+        "a call, `off` leaves the field out for servers that reject it.",
+    )
     temperature: float | None = Field(None, ge=0, le=2)
     max_tokens: int | None = Field(None, gt=0)
     script: str | None = Field(None, description="Faux provider: path to a YAML/JSON script.")

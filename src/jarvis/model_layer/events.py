@@ -30,18 +30,37 @@ class ToolCallEvent(BaseModel):
 
 
 class Stop(BaseModel):
+    """The answer is complete. `reason`: `stop`, `tool_use`, or `length` (cut off at the token
+    limit: the text is incomplete and should be shown as truncated). A stream that ends without
+    the server saying why is never a Stop: it is a `ProviderError` of kind `broken_stream`."""
+
     type: Literal["stop"] = "stop"
     reason: str = "stop"
     usage: Usage = Usage()
 
 
-ErrorKind = Literal["unreachable", "auth", "model_not_found", "rate_limited", "server", "other"]
+ErrorKind = Literal[
+    "unreachable",
+    "timeout",
+    "auth",
+    "model_not_found",
+    "not_found",
+    "rate_limited",
+    "context_overflow",
+    "bad_request",
+    "broken_stream",
+    "server",
+    "other",
+]
 
 
 class ProviderError(BaseModel):
     type: Literal["error"] = "error"
     message: str
     kind: ErrorKind = "other"
+    # Set for `context_overflow` when the server said the sizes (llama.cpp, vLLM, OpenAI).
+    prompt_tokens: int | None = None
+    context_window: int | None = None
 
 
 StreamEvent = TextDelta | ThinkingDelta | ToolCallEvent | Stop | ProviderError

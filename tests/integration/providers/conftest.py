@@ -11,7 +11,7 @@ import json
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +21,9 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
+
+from jarvis.model_layer import ModelSettings
+from jarvis.model_layer.providers.openai_provider import OpenAIProvider
 
 
 class _BrokenStream(Exception):
@@ -129,3 +132,23 @@ def server(_replay: ReplayServer) -> ReplayServer:
     _replay.replies.clear()
     _replay.received.clear()
     return _replay
+
+
+Make = Callable[..., OpenAIProvider]
+
+
+@pytest.fixture
+async def make(server: ReplayServer) -> AsyncIterator[Make]:
+    """Providers pointed at the replay server; no retries and a tiny backoff unless asked."""
+    made: list[OpenAIProvider] = []
+
+    def build(base_url: str | None = None, **settings: Any) -> OpenAIProvider:
+        settings.setdefault("max_retries", 0)
+        language = settings.pop("language", "ko")
+        model = ModelSettings(base_url=base_url or f"{server.url}/v1", model="m", **settings)
+        made.append(OpenAIProvider(model, language=language, retry_delay_sec=0.001))
+        return made[-1]
+
+    yield build
+    for provider in made:
+        await provider.aclose()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -13,7 +12,6 @@ from jarvis.common.i18n import Language, t
 from jarvis.model_layer import (
     AssistantMessage,
     LLMContext,
-    ModelSettings,
     ProviderError,
     Stop,
     StreamEvent,
@@ -26,30 +24,18 @@ from jarvis.model_layer import (
     UserMessage,
 )
 from jarvis.model_layer.providers.openai_provider import OpenAIProvider
-from tests.integration.providers.conftest import ReplayServer, Reply, free_port, json_reply, sse
+from tests.integration.providers.conftest import (
+    Make,
+    ReplayServer,
+    Reply,
+    free_port,
+    json_reply,
+    sse,
+)
 
 TOOLS = [ToolSpec(name="bash", description="run a command", parameters={"type": "object"})]
 HELLO = LLMContext(system_prompt="sys", messages=[UserMessage(content="hi")])
 WITH_TOOLS = LLMContext(messages=[UserMessage(content="x")], tools=TOOLS)
-
-Make = Callable[..., OpenAIProvider]
-
-
-@pytest.fixture
-async def make(server: ReplayServer) -> AsyncIterator[Make]:
-    """Providers pointed at the replay server; no retries and a tiny backoff unless asked."""
-    made: list[OpenAIProvider] = []
-
-    def build(base_url: str | None = None, **settings: Any) -> OpenAIProvider:
-        settings.setdefault("max_retries", 0)
-        language = settings.pop("language", "ko")
-        model = ModelSettings(base_url=base_url or f"{server.url}/v1", model="m", **settings)
-        made.append(OpenAIProvider(model, language=language, retry_delay_sec=0.001))
-        return made[-1]
-
-    yield build
-    for provider in made:
-        await provider.aclose()
 
 
 def chunk(delta: dict[str, Any] | None, finish: str | None = None, usage: Any = None) -> dict:
@@ -290,14 +276,6 @@ async def test_connection_refused_names_the_base_url_setting_and_the_demo(
     assert "JARVIS_MODEL__BASE_URL" in event.message and "jarvis chat --demo" in event.message
 
 
-async def test_a_server_slower_than_the_timeout_is_unreachable(
-    server: ReplayServer, make: Make
-) -> None:
-    server.add(Reply(chunks=text_stream("late").chunks, delay_sec=2.0))
-    (event,) = await collect(make(timeout_sec=0.2))
-    assert isinstance(event, ProviderError) and event.kind == "unreachable"
-
-
 async def test_cancellation_propagates(server: ReplayServer, make: Make) -> None:
     server.add(Reply(chunks=text_stream("late").chunks, delay_sec=5.0))
     task = asyncio.create_task(collect(make()))
@@ -389,7 +367,7 @@ async def test_request_body_has_the_chat_completions_shape(
         {"role": "user", "content": "list"},
         {
             "role": "assistant",
-            "content": None,
+            "content": "",  # llama-cpp-python answers 500 to null and to a missing key
             "tool_calls": [
                 {
                     "id": "c1",
@@ -411,5 +389,6 @@ async def test_request_body_has_the_chat_completions_shape(
             },
         }
     ]
+    assert body["tool_choice"] == "auto"  # llama-cpp-python drops the tools without it
     assert body["stream"] is True and body["stream_options"] == {"include_usage": True}
     assert (body["temperature"], body["max_tokens"]) == (0.0, 64)

