@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,7 @@ def jarvis(real_model: RealModel, tmp_path: Path) -> Iterator[LiveServer]:
         openloop={"model": model},
         loop={"max_turns": 2, "overflow_resume": False},
         security={"input_max_length": 60_000},
+        web={"token": secrets.token_urlsafe(16)},
     )
     server = LiveServer(build_app(config))
     server.start()
@@ -113,6 +115,6 @@ async def test_the_tour_with_a_real_model(jarvis: LiveServer) -> None:
     tab = await fresh(jarvis)
     events = await turn(tab, "I must send the quarterly report to my manager by 3 pm tomorrow.")
     assert of(events, "agent_end") and not of(events, "agent_error")
-    async with httpx.AsyncClient(base_url=jarvis.url) as http:
+    async with httpx.AsyncClient(base_url=jarvis.url, headers=jarvis.headers) as http:
         view = (await http.get("/api/agenda")).json()
     assert set(view) >= {"open", "closed"}
