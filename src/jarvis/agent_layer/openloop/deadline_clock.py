@@ -5,11 +5,13 @@ from __future__ import annotations
 import re
 
 from jarvis.agent_layer.openloop.deadline_vocab import (
+    _EN_NUM_RE,
     _MONTH_RE,
     _NATIVE,
     _NATIVE_RE,
     _Clock,
     _Ctx,
+    _Handler,
     _num,
     _Period,
     _re,
@@ -69,6 +71,20 @@ def _bare_hour(m: re.Match[str], ctx: _Ctx) -> _Clock | None:
     return _Clock(hour, 0, ambiguous=1 <= hour <= 12)
 
 
+def _past(minutes: int) -> _Handler[_Clock]:
+    """ "half past two" → 2:30, "quarter to five" → 4:45 (on a 12-hour dial, so ambiguous)."""
+
+    def handler(m: re.Match[str], ctx: _Ctx) -> _Clock | None:
+        hour = _num(m["h"])
+        if not 1 <= hour <= 12:
+            return None
+        if minutes < 0:
+            hour = hour - 1 or 12
+        return _Clock(hour, minutes % 60, ambiguous=True)
+
+    return handler
+
+
 _AP = r"(?P<ap>[ap]\.?m\.?)(?![a-z])"
 _CLOCK_RULES: _Rules[_Clock] = [
     (_re(rf"(?:(?P<mer>{_KO_HALVES})\s*)?(?<!\d)(?P<h>\d{{1,2}}):(?P<min>\d{{2}})(?!\d)(?:\s*{_AP})?"),
@@ -80,6 +96,9 @@ _CLOCK_RULES: _Rules[_Clock] = [
     (_re(rf"(?:\b(?:at|by|before|until|till|around)\s+|@\s*)(?P<h>\d{{1,2}})\b"
          rf"(?!\s*(?:st|nd|rd|th|[:./%]|days?|hours?|hrs?|minutes?|mins?|weeks?|months?|{_MONTH_RE})\b)"),
      _bare_hour),
+    (_re(rf"\bhalf\s+past\s+(?P<h>{_EN_NUM_RE})\b"), _past(30)),
+    (_re(rf"\bquarter\s+past\s+(?P<h>{_EN_NUM_RE})\b"), _past(15)),
+    (_re(rf"\bquarter\s+to\s+(?P<h>{_EN_NUM_RE})\b"), _past(-15)),
     (_re(r"정오|\bnoon\b|\bmidday\b"), lambda m, ctx: _Clock(12, 0)),
     (_re(r"자정|\bmidnight\b"), lambda m, ctx: _Clock(23, 59)),
 ]  # fmt: skip

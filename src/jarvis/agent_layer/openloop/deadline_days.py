@@ -75,6 +75,15 @@ def _month_end(m: re.Match[str], ctx: _Ctx) -> date:
     return ctx.today.replace(day=last)
 
 
+def _year_end(m: re.Match[str], ctx: _Ctx) -> date:
+    return date(ctx.today.year, 12, 31)
+
+
+def _next_month_end(m: re.Match[str], ctx: _Ctx) -> date:
+    first = _add_months(ctx.today.replace(day=1), 1)
+    return first.replace(day=calendar.monthrange(first.year, first.month)[1])
+
+
 def _days_later(days: int) -> _Handler[date]:
     return lambda m, ctx: ctx.today + timedelta(days=days)
 
@@ -127,12 +136,19 @@ def _valid(year: int, month: int, day: int) -> date | None:
         return None
 
 
+# "3.5시간", "1/2 cup", "2.5%" are no dates: a month/day form is followed by none of these.
+_NOT_A_UNIT = (
+    r"(?!\s*(?:시간|시|분|초|배|점|개|명|장|부|만|억|원|달러|kg|km|cm|mm|h|hours?|x|ml|l|g)"
+    r"(?![a-z]))"
+)
 _KO_WHICH = r"(?<![가-힣])(?P<which>다다음|이번|다음|담)\s*주"
 _EN_MONTH_DAY = rf"(?P<m>{_MONTH_RE})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b"
 _EN_DAY_MONTH = rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m>{_MONTH_RE})\b"
 _DAY_RULES: _Rules[date] = [
     (_re(r"(?P<y>\d{4})\s*[-./년]\s*(?P<m>\d{1,2})\s*[-./월]\s*(?P<d>\d{1,2})\s*일?"), _ymd),
     (_re(r"(?<!\d)(?P<m>\d{1,2})\s*월\s*(?P<d>\d{1,2})\s*일"), _month_day),
+    (_re(rf"(?<![\d./-])(?P<m>\d{{1,2}})\s*[/.]\s*(?P<d>\d{{1,2}})(?![\d%]|[./]\d){_NOT_A_UNIT}"),
+     _month_day),
     (_re(rf"\b{_EN_MONTH_DAY}(?:,?\s*(?P<y>\d{{4}}))?"), _month_day),
     (_re(rf"{_EN_DAY_MONTH}(?:,?\s*(?P<y>\d{{4}}))?"), _month_day),
     (_re(r"(?P<which>이번|다음)\s*달\s*(?P<d>\d{1,2})\s*일"), _day_of_month),
@@ -147,7 +163,10 @@ _DAY_RULES: _Rules[date] = [
     (_re(rf"{_KO_WHICH}\s*말"), _week_end(_SUNDAY)),
     (_re(rf"{_KO_WHICH}(?=$|[^가-힣]|까지|에|안|중|내|쯤|부터)"), _week_end(_FRIDAY)),
     (_re(r"(?<![가-힣])주말"), _week_end(_SUNDAY)),
+    (_re(r"(?:다음|담|내)\s*달\s*말|\bend\s+of\s+next\s+month\b"), _next_month_end),
     (_re(r"월말|이번\s*달\s*말|이달\s*말"), _month_end),
+    (_re(r"연말|년말|올해\s*말|\b(?:(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?year|eoy)\b"),
+     _year_end),
     (_re(rf"\b(?:(?P<which>this|next|coming)\s+)?(?P<wd>{_EN_WEEKDAY_RE})\b"), _en_weekday),
     (_re(r"\b(?:(?P<which>this|next)\s+)?weekend\b"), _week_end(_SUNDAY)),
     (_re(r"\b(?:(?:the\s+)?end\s+of\s+(?:the\s+)?week|eow)\b"), _week_end(_FRIDAY)),
@@ -159,7 +178,7 @@ _DAY_RULES: _Rules[date] = [
     (_re(r"모레"), _days_later(2)),
     (_re(r"글피"), _days_later(3)),
     (_re(rf"(?P<wd>[{_KO_WEEKDAYS}])(?:요일|욜)"), _ko_weekday),
-    (_re(r"(?<!\d)(?P<d>\d{1,2})\s*일(?!\s*(?:뒤|후|있다가|이내|안에|내|동안|간|째|만|전|주))"),
+    (_re(r"(?<!\d)(?P<d>\d{1,2})\s*일(?!\s*(?:뒤|후|있다가|이내|안에|내|동안|간|째|차|만|전|주))"),
      _day_of_month),
     (_re(r"\bthe\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b"), _day_of_month),
 ]  # fmt: skip
