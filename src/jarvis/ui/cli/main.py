@@ -14,6 +14,7 @@ from jarvis.app.session_builder import SessionBuilder
 from jarvis.app.settings import SettingsError, load_settings
 from jarvis.ui.cli.admin import approvals, audit, extensions
 from jarvis.ui.cli.chat import ChatRepl
+from jarvis.ui.cli.openloop_cli import openloop
 
 app = typer.Typer(
     name="jarvis",
@@ -24,6 +25,7 @@ app = typer.Typer(
 
 
 app.add_typer(approvals, name="approvals")
+app.add_typer(openloop, name="openloop")
 app.command("audit")(audit)
 app.command("extensions")(extensions)
 
