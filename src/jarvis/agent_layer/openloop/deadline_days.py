@@ -137,9 +137,10 @@ def _valid(year: int, month: int, day: int) -> date | None:
 
 
 # "3.5시간", "1/2 cup", "2.5%" are no dates: a month/day form is followed by none of these.
+# A counter counts only as a whole word: "3/2 개강" is a date, "3/2개" is not.
 _NOT_A_UNIT = (
-    r"(?!\s*(?:시간|시|분|초|배|점|개|명|장|부|만|억|원|달러|kg|km|cm|mm|h|hours?|x|ml|l|g)"
-    r"(?![a-z]))"
+    r"(?!\s*(?:(?:시간|시|분|초|배)|(?:점|개|명|장|부|만|억|원|달러)(?![가-힣])"
+    r"|(?:kg|km|cm|mm|h|hours?|x|ml|l|g)(?![a-z])))"
 )
 _KO_WHICH = r"(?<![가-힣])(?P<which>다다음|이번|다음|담)\s*주"
 _EN_MONTH_DAY = rf"(?P<m>{_MONTH_RE})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b"

@@ -4,7 +4,8 @@
 user's utterance, nothing else (not the judge's prompt, not memory). Hangul is measured in
 whitespace-free character bigrams, as the seed does; Latin-script words are measured as whole
 words with function words left out, because English bigrams overlap by chance: unrelated
-sentences share 24–27 % of them. A candidate that opens like an assistant's reply ("Sure, I can
+sentences share 24–27 % of them, and a Latin description needs two of its words in the input.
+A candidate that opens like an assistant's reply ("Sure, I can
 give you …") is the model talking and is never grounded.
 
 ``echoes_prompt``: a candidate made of the judge's own instructions (its prompt echoed back as
@@ -29,7 +30,12 @@ def grounded(description: str, evidence: str | None, user_input: str, cfg: OpenL
     source = units(user_input)
     if evidence and coverage(units(evidence), source) >= cfg.grounded_evidence_ratio:
         return True
-    return coverage(units(description), source) >= cfg.grounded_description_ratio
+    mine = units(description)
+    if coverage(mine, source) < cfg.grounded_description_ratio:
+        return False
+    # One shared English word is chance ("Lisbon"); a Latin description needs two.
+    words = {u for u in mine if u.startswith("w:")}
+    return len(words) < 2 or len(words & source) >= 2 or len(mine - words) > 0
 
 
 def echoes_prompt(text: str, prompt: str, user_input: str) -> bool:
@@ -41,7 +47,10 @@ def echoes_prompt(text: str, prompt: str, user_input: str) -> bool:
 
 def assistant_voice(description: str) -> bool:
     plain = normalise(description)
-    return any(plain == o or plain.startswith(o + " ") for o in T.ASSISTANT_OPENERS)
+    return any(
+        plain == o or plain.startswith(o if is_hangul(o[0]) else o + " ")
+        for o in T.ASSISTANT_OPENERS
+    )
 
 
 def units(text: str) -> frozenset[str]:

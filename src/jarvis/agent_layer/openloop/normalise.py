@@ -93,14 +93,18 @@ def _read_korean(tokens: list[str], words: Words) -> None:
     last = len(tokens) - 1
     for i, raw in enumerate(tokens):
         if not has_hangul(raw):
-            _classify(_lemma(raw), words, predicate=False)
+            lemma = _lemma(raw)
+            _classify(T.SAME_WORDS.get(lemma, lemma), words, predicate=False)
             continue
         stem, recipient = _strip_particles(raw)
         stem = _strip_ending(stem) if i == last else _strip_connective(stem)
         stem = _known_form(stem)
         for part in _split_compound(stem):
             part = T.KO_STEM_FORMS.get(part, part)
-            for word in T.SAME_WORDS.get(part, part).split():
+            same = T.SAME_WORDS.get(part)
+            # A mapped word is read like a written one ("반려묘" → 고양이 → 고양, as "고양이").
+            mapped = [_strip_particles(w)[0] for w in same.split()] if same else [part]
+            for word in mapped:
                 if recipient or word.endswith(T.KO_TITLE_SUFFIX) or word in T.PERSON_WORDS:
                     words.persons.add(word)
                 elif word and word not in T.KO_FILLERS:

@@ -121,13 +121,14 @@ def _text_rule(
 
 
 def _shares_substance(fields: list[FieldCheck]) -> bool:
-    """An object both sides name, or (with no object at all) the same person and action."""
+    """An object both sides name, or (with no object at all) the same action ("2시 반 상담"
+    vs "2시 30분 상담"; the guard has already ruled out another person or time)."""
     by_name = {c.name: c for c in fields}
     thing = by_name.get("object")
     if thing is not None:
         return bool(thing.shared)
-    return all(by_name.get(n) is not None and by_name[n].verdict == "agree"
-               for n in ("recipient", "action"))  # fmt: skip
+    action = by_name.get("action")
+    return action is not None and action.verdict == "agree"
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:

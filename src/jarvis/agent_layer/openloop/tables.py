@@ -115,10 +115,10 @@ ACTIONS: Mapping[str, tuple[str, ...]] = {
     "call": ("전화", "연락", "통화", "call", "phone", "ring", "call back", "contact",
              "reach out"),
     "message": ("문자", "카톡", "text", "message", "dm", "ping"),
-    "email": ("메일", "email", "write to", "e-mail"),
+    "email": ("메일", "email", "write to"),
     "reply": ("답장", "회신", "답", "reply", "respond", "answer", "write back"),
     "ask": ("묻", "요청", "부탁", "문의", "ask", "request", "inquire"),
-    "inform": ("공유", "알리", "공지", "전하", "share", "tell", "inform", "let know", "notify"),
+    "inform": ("공유", "알리", "공지", "share", "tell", "inform", "let know", "notify"),
     "upload": ("올리", "업로드", "게시", "upload", "post"),
     "print": ("출력", "인쇄", "프린트", "뽑", "print", "print out"),
     "copy": ("복사", "복제", "copy", "duplicate"),
@@ -126,7 +126,7 @@ ACTIONS: Mapping[str, tuple[str, ...]] = {
     "organise": ("정리", "정돈", "organize", "organise", "sort", "tidy", "sort out"),
     "clean": ("청소", "닦", "clean", "clear out", "clean out", "wash"),
     "install": ("설치", "install", "set up"),
-    "repair": ("수리", "고치", "a/s", "fix", "repair"),
+    "repair": ("수리", "고치", "fix", "repair"),
     "entrust": ("맡기",),
     "replace": ("교체", "바꾸", "갈", "replace", "change", "swap"),
     "update": ("업데이트", "갱신", "update", "refresh"),
@@ -208,6 +208,9 @@ EN_IDIOMS: tuple[tuple[str, str], ...] = (
     ("end of the month", "eom"),
     ("end of month", "eom"),
     ("first thing tomorrow", "tomorrow morning"),
+    ("make an appointment", "book appointment"),
+    ("make a reservation", "book reservation"),
+    ("make a booking", "book"),
 )
 
 # English function words that never tell two promises apart.
@@ -225,6 +228,12 @@ EN_LEMMAS: Mapping[str, str] = {
     "taken": "take", "gave": "give", "given": "give", "met": "meet", "told": "tell",
     "sold": "sell", "left": "leave", "children": "child", "kids": "kid", "passes": "pass",
     "copies": "copy", "batteries": "battery", "notes": "note",
+    # Nouns in -ing stay nouns ("the parking permit" is no "park").
+    "meeting": "meeting", "wedding": "wedding", "building": "building", "morning": "morning",
+    "evening": "evening", "parking": "parking", "booking": "booking", "training": "training",
+    "clothing": "clothing", "housing": "housing", "briefing": "briefing", "painting": "painting",
+    "recording": "recording", "offering": "offering", "ceiling": "ceiling", "hearing": "hearing",
+    "shopping": "shopping", "cleaning": "cleaning", "funding": "funding", "pricing": "pricing",
 }  # fmt: skip
 
 # Verbs that end a Korean compound ("결재받기" = 결재 받기, "예약시키기"): split off when two or
