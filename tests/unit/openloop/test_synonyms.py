@@ -36,6 +36,7 @@ THURSDAY = date(2026, 10, 15)
         ("할아버지께 약 드리기", "할아버지한테 약 주기", "honorific"),
         ("과장님께 결과 보고드리기", "과장님한테 결과 보고하기", "honorific"),
         ("이모께 주소 여쭤보기", "이모한테 주소 물어보기", "honorific"),
+        ("코치님께 일정 묻기", "코치한테 일정 묻기", "honorific"),
         ("어머니 생신 케이크 사기", "엄마 생일 케이크 사기", "honorific"),
         # Korean particles and endings stripped by rule
         ("우체국에서 소포를 부치기", "우체국 소포 부치기", "particle"),
@@ -81,7 +82,7 @@ def test_a_restatement_merges_without_an_embedder(a: str, b: str, kind: str) -> 
 @pytest.mark.parametrize(
     ("text", "persons", "predicate"),
     [
-        ("팀장님께 보고서 보내기", {"팀장님"}, "보내"),
+        ("팀장님께 보고서 보내기", {"팀장"}, "보내"),  # the title is politeness: 팀장님 = 팀장
         ("민수한테 우산 돌려주기", {"민수"}, "돌려주"),
         ("아버지께 용돈 부쳐 드리기", {"아빠"}, "주"),
         ("Send Lena the notes", {"lena"}, "send"),

@@ -177,36 +177,49 @@ def _main_first(words: Words) -> str:
 
 
 def _object_field(a: Words, b: Words) -> FieldCheck | None:
-    # A person on one side against a thing on the other is a swap too ("팀원들에게" vs
-    # "고객사에": only 에게 marks a recipient), so persons count as words of the object here.
-    words_a, words_b = [*a.content, *sorted(a.persons)], [*b.content, *sorted(b.persons)]
+    """Each side's words of substance the other side lacks. A person on one side against a
+    thing on the other is a swap too ("팀원들에게" vs "고객사에": only 에게 marks a recipient),
+    and so is an action word that is not the main verb ("설치 기사" vs "수거 기사")."""
     if not a.content and not b.content:
         return None
-    only_a = [w for w in words_a if not _covered(w, b)]
-    only_b = [w for w in words_b if not _covered(w, a)]
-    shared = [w for w in a.content if w not in only_a]
+    words_a, words_b = _substance(a), _substance(b)
+    only_a = [w for w in words_a if not _covered(w, b, a)]
+    only_b = [w for w in words_b if not _covered(w, a, b)]
+    shared = list(dict.fromkeys(w for w in [*words_a, *words_b] if w not in only_a + only_b))
     verdict: Verdict = "agree"
     if only_a or only_b:
         verdict = "differ" if only_a and only_b else "one_sided"
     # The same sentence with one word swapped is a near miss; a full rewording is unknown.
     classes_a = set().union(*a.actions.values()) if a.actions else set()
     classes_b = set().union(*b.actions.values()) if b.actions else set()
-    template = bool(shared or (a.persons & b.persons) or (classes_a & classes_b))
+    template = bool(
+        [w for w in shared if w in a.content or w in b.content]
+        or (a.persons & b.persons)
+        or (classes_a & classes_b)
+    )
     return FieldCheck(
         name="object", verdict=verdict, a=only_a, b=only_b, shared=shared, hard=template
     )
+
+
+def _substance(words: Words) -> list[str]:
+    helpers = [s for s in words.actions if s != words.predicate and not s.startswith("?")]
+    return [*words.content, *sorted(words.persons), *helpers]
 
 
 def _vocabulary(words: Words) -> list[str]:
     return [*words.content, *words.persons, *words.actions, *words.undo]
 
 
-def _covered(word: str, other: Words) -> bool:
+def _covered(word: str, other: Words, own: Words) -> bool:
     """Hangul: every character bigram of the word is in the other side's text, spaces and
     particles included ("배포결과" covers "배포 결과"; "회의 자료" does not cover "회의록").
     Latin: the same word, or one holds the other (5+ letters: "electric"/"electricity")."""
     others = _vocabulary(other)
     if word in others:
+        return True
+    # An action word is covered by any action of the same class on the other side.
+    if word in own.actions and own.actions[word] & set().union(set(), *other.actions.values()):
         return True
     if has_hangul(word):
         text = other.squeezed

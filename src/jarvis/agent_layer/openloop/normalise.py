@@ -93,7 +93,7 @@ def _read_korean(tokens: list[str], words: Words) -> None:
     last = len(tokens) - 1
     for i, raw in enumerate(tokens):
         if not has_hangul(raw):
-            lemma = _lemma(raw)
+            lemma = T.KO_LATIN_WORDS.get(raw) or _lemma(raw)
             _classify(T.SAME_WORDS.get(lemma, lemma), words, predicate=False)
             continue
         stem, recipient = _strip_particles(raw)
@@ -106,7 +106,8 @@ def _read_korean(tokens: list[str], words: Words) -> None:
             mapped = [_strip_particles(w)[0] for w in same.split()] if same else [part]
             for word in mapped:
                 if recipient or word.endswith(T.KO_TITLE_SUFFIX) or word in T.PERSON_WORDS:
-                    words.persons.add(word)
+                    # 선배님 and 선배 are one person; the title is politeness.
+                    words.persons.add(word.removesuffix(T.KO_TITLE_SUFFIX) or word)
                 elif word and word not in T.KO_FILLERS:
                     _classify(word, words, predicate=i == last)
 

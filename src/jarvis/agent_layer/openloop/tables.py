@@ -79,6 +79,9 @@ SAME_WORDS: Mapping[str, str] = {
     "반려묘": "고양이", "점심때": "점심", "저녁때": "저녁", "kid": "child",
 }  # fmt: skip
 
+# Latin words inside Korean text that mean a Korean word ("냉장고 AS 신청" = 수리 신청).
+KO_LATIN_WORDS: Mapping[str, str] = {"as": "수리", "a s": "수리", "pt": "pt"}
+
 # ---- actions ---------------------------------------------------------------------------------
 
 # Action class → the Korean stems and English lemmas that say it.
@@ -210,6 +213,8 @@ EN_IDIOMS: tuple[tuple[str, str], ...] = (
     ("first thing tomorrow", "tomorrow morning"),
     ("make an appointment", "book appointment"),
     ("make a reservation", "book reservation"),
+    ("make {x} appointment", "book {x} appointment"),
+    ("make {x} reservation", "book {x} reservation"),
     ("make a booking", "book"),
 )
 
