@@ -23,11 +23,13 @@ from jarvis.agent_layer.openloop.deadline_vocab import _Ctx, _scan, _Span
 # Any week will do; only "does the resolved date depend on today?" matters.
 _REFERENCE_WEEK = tuple(date(2026, 1, 5) + timedelta(days=i) for i in range(7))
 _UTC = ZoneInfo("UTC")
+# A clock time with one of these words is on a 24-hour dial ("오후 3시", "3pm", "정오").
 _HALF_MARK_RE = re.compile(
-    r"오전|오후|아침|저녁|밤|새벽|낮|점심|[ap]\.?m\b|정오|자정|noon|midnight"
+    "|".join(sorted(T.HALF_WORDS, key=len, reverse=True))
+    + r"|낮|점심|[ap]\.?m\b|정오|자정|noon|midnight"
 )
 _NUMBER_RE = re.compile(
-    r"(?P<cur>[$₩€£¥])?\s*(?<![\d.])(?P<num>\d+(?:,\d{3})*(?:\.\d+)?)"
+    rf"(?P<cur>[{re.escape(T.CURRENCY_SIGNS)}])?\s*(?<![\d.])(?P<num>\d+(?:,\d{{3}})*(?:\.\d+)?)"
     r"(?:\s*(?P<unit>만\s*원|천\s*원|억\s*원|[a-z]+|[가-힣]+))?"
 )
 _WORD_NUMBER_RE = re.compile(
