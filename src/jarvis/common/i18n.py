@@ -12,6 +12,49 @@ _CATALOG: dict[str, dict[Language, str]] = {
         "ko": "입력이 비어 있습니다. 무엇을 도와드릴까요?",
         "en": "The input is empty. What can I help with?",
     },
+    # Open-loop explanations: `jarvis openloop explain <id>` and `/openloop explain <id>`.
+    "openloop.explain.usage": {
+        "ko": "사용법: /openloop explain <id>",
+        "en": "usage: /openloop explain <id>",
+    },
+    "openloop.explain.header": {
+        "ko": "{id}  {description}  [{status}]",
+        "en": "{id}  {description}  [{status}]",
+    },
+    "openloop.explain.evidence": {"ko": "근거: {evidence}", "en": "evidence: {evidence}"},
+    "openloop.explain.due": {"ko": "기한: {due}", "en": "due: {due}"},
+    "openloop.explain.due_guessed": {"ko": "기한: {due} (추정)", "en": "due: {due} (guessed)"},
+    "openloop.explain.closed": {
+        "ko": "닫힘: {status} ({reason})",
+        "en": "closed: {status} ({reason})",
+    },
+    "openloop.explain.no_notes": {
+        "ko": "판단 기록이 없습니다 (기록이 생기기 전에 저장된 약속입니다).",
+        "en": "No judgement notes (this loop was stored before notes were kept).",
+    },
+    "openloop.explain.created": {"ko": "만듦: {text}", "en": "created: {text}"},
+    "openloop.explain.merged": {
+        "ko": "합침 (새 기한): {text}",
+        "en": "merged (new due): {text}",
+    },
+    "openloop.explain.duplicate": {
+        "ko": "같은 약속으로 봄: {text}",
+        "en": "judged the same promise: {text}",
+    },
+    "openloop.explain.kept_apart": {
+        "ko": "다른 약속으로 둠 ({other} 와 비교): {text}",
+        "en": "kept as another promise (compared with {other}): {text}",
+    },
+    "openloop.explain.closed_in_frame": {
+        "ko": "같은 판단에서 닫은 약속이라 다시 열지 않음: {text}",
+        "en": "not reopened, closed in the same judgement: {text}",
+    },
+    "openloop.explain.why": {"ko": "  이유: {why}", "en": "  why: {why}"},
+    "openloop.explain.detail": {"ko": "  {detail}", "en": "  {detail}"},
+    "openloop.explain.report": {
+        "ko": "잘못 합쳐졌거나 나뉘었다면 이 출력을 그대로 알려 주세요.",
+        "en": "If this was merged or split wrongly, report this output as it is.",
+    },
     "validation.too_long": {
         "ko": "입력이 너무 깁니다 ({length:,}자). {limit:,}자 이하로 줄여 주세요.",
         "en": "The input is too long ({length:,} characters). Please keep it under {limit:,}.",

