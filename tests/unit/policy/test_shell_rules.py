@@ -166,3 +166,19 @@ def test_rules_for_other_tools_never_match_bash() -> None:
     rules = RuleSet([Rule(tool="write_file", pattern="**"), Rule(tool="web_fetch")])
     match = match_shell_rules(analyze_shell("ls"), rules, now_ms=0, fingerprint=None)
     assert match.outcome == "none"
+
+
+# Lines that once ran a hidden command under another command's rule (tree-sitter and bash
+# disagreed); each must ask.
+HIDDEN_COMMANDS = [
+    ('cat <<E"O"F\nEOF\nrm -rf x\nE"O"F\n', ("allow cat",)),
+    ("cat <<\\EOF\nEOF\nrm -rf x\n\\EOF\n", ("allow cat",)),
+    ("cat <<E\\OF\nEOF\nrm -rf x\nE\\OF\n", ("allow cat",)),
+    ("echo a \\\r\nrm -rf x", ("allow echo",)),
+    ("echo a \\\r\nrm -rf x", ("allow echo", "allow rm")),  # argv differs from what bash runs
+]
+
+
+@pytest.mark.parametrize(("command", "specs"), HIDDEN_COMMANDS)
+def test_hidden_commands_ask(command: str, specs: tuple[str, ...]) -> None:
+    assert outcome(command, specs) == ASK
