@@ -249,3 +249,53 @@ def test_matching_is_fast_with_200_rules() -> None:
     per_second = rounds / (time.perf_counter() - started)
     assert match.outcome == ALLOW
     assert per_second >= 50_000, f"{per_second:,.0f} decisions/s"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "says"),
+    [
+        ("find", "runs the command given in its arguments"),
+        ("xargs", "runs the command given in its arguments"),
+        ("env", "runs the command given in its arguments"),
+        ("/usr/bin/env", "runs the command given in its arguments"),
+        ("timeout 5", "runs the command given in its arguments"),
+        ("sudo", "runs the command given in its arguments"),
+        ("eval", "not visible in the line"),
+        ("source", "not visible in the line"),
+        ("sh -c", "run other code"),
+        ("python3 -c", "run other code"),
+        ("git -c", "run other code"),
+        ("npm --script-shell", "run other code"),
+        ("pytest -p", "run other code"),
+    ],
+)
+def test_bash_allow_rules_that_would_approve_any_command_are_refused(
+    pattern: str, says: str
+) -> None:
+    with pytest.raises(ValidationError, match=says):
+        Rule(tool="bash", pattern=pattern)
+
+
+def test_a_wrapper_may_still_be_denied() -> None:
+    assert Rule(tool="bash", pattern="sudo", action="deny").tokens == ("sudo",)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "mysql -pSecret123",
+        "mysql --password=hunter22",
+        "curl https://me:hunter22@example.com",
+        "export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123",
+        "psql --password hunter22",
+        "curl -u me:hunter22",
+        "http --auth-token=abcdef123",
+        "echo api_key=abc123",
+        "curl -H 'Authorization: Bearer abc'",
+        "aws configure set aws_secret_access_key=AbCdEf",
+    ],
+)
+def test_a_rule_never_holds_a_secret(pattern: str) -> None:
+    for action in ("allow", "deny"):
+        with pytest.raises(ValidationError, match="secret"):
+            Rule(tool="bash", pattern=pattern, action=action)
