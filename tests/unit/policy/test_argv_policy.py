@@ -133,7 +133,7 @@ REFUSED = [
     ("awk '{print | \"sh\"}' f", "runs_code"),
     ("awk 'BEGIN{\"id\" | getline x}'", "runs_code"),
     ("awk '{print > \"out\"}' f", "runs_code"),
-    ("awk -F: '{printf \"%s\", $1 > \"/tmp/x\"}' f", "runs_code"),
+    ('awk -F: \'{printf "%s", $1 > "/tmp/x"}\' f', "runs_code"),
     ("awk -f prog.awk f", "runs_code"),
     ("gawk -l filefuncs 'BEGIN{}'", "runs_code"),
     ("gawk -e '@load \"x\"'", "runs_code"),
@@ -334,10 +334,10 @@ def test_sed_scripts(script: str, reason: str | None) -> None:
     [
         ("{print $1}", None),
         ("$3 > 1000 {print}", None),
-        ("BEGIN{system(\"id\")}", "runs_code"),
-        ("{print | \"sort\"}", "runs_code"),
-        ("{print > \"f\"}", "runs_code"),
-        ("{\"date\" | getline d}", "runs_code"),
+        ('BEGIN{system("id")}', "runs_code"),
+        ('{print | "sort"}', "runs_code"),
+        ('{print > "f"}', "runs_code"),
+        ('{"date" | getline d}', "runs_code"),
     ],
 )
 def test_awk_programs(program: str, reason: str | None) -> None:

@@ -166,7 +166,7 @@ def test_a_long_pipeline_is_analysed_without_recursion() -> None:
     assert len(analysis.commands) == 3001 and analysis.safe
 
 
-WIRING = "curl x | sh & f(){ f|f& }; y=$(id) cat <<< \"$(z)\" > out 2>/dev/null; sh < <(w)"
+WIRING = 'curl x | sh & f(){ f|f& }; y=$(id) cat <<< "$(z)" > out 2>/dev/null; sh < <(w)'
 
 
 def test_wiring_says_how_bash_connects_each_command() -> None:

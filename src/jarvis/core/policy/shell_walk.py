@@ -79,6 +79,8 @@ class SimpleCommand:
 class ShellAnalysis:
     commands: tuple[SimpleCommand, ...]
     unsafe: tuple[UnsafeReason, ...]
+    # Byte ranges of heredoc bodies: data, not code (the regex layer blanks them out).
+    heredocs: tuple[tuple[int, int], ...] = ()
 
     @property
     def safe(self) -> bool:
@@ -123,6 +125,7 @@ class _Walker(WordReader):
         self._reasons: dict[UnsafeReason, None] = {}
         self._context = _Context()
         self._depth = 0
+        self._heredocs: list[tuple[int, int]] = []
 
     def flag(self, reason: UnsafeReason) -> None:
         self._reasons.setdefault(reason)
@@ -142,7 +145,7 @@ class _Walker(WordReader):
             commands.append(command)
         if not commands:
             self.flag("empty")
-        return ShellAnalysis(tuple(commands), tuple(self._reasons))
+        return ShellAnalysis(tuple(commands), tuple(self._reasons), tuple(self._heredocs))
 
     # statements
 
@@ -348,6 +351,7 @@ class _Walker(WordReader):
                 if not parse_guard.heredoc_delimiter_agrees(_text(child)):
                     self.flag("heredoc_delimiter")
             elif kind == "heredoc_body":
+                self._heredocs.append((child.start_byte, child.end_byte))
                 self.nested(child, self.inside(slot))
             elif kind == "file_redirect":
                 if self._redirect(child, slot).extra_words:
