@@ -234,3 +234,31 @@ def test_an_argument_refusal_says_why() -> None:
 def test_deny_through_a_long_wrapper_chain() -> None:
     command = "nice " * 5000 + "rm -rf x"
     assert outcome(command, ANY_BUT_RM) == DENY
+
+
+@pytest.mark.parametrize(
+    ("command", "specs"),
+    [
+        ("bash <<'EOF'\nrm -rf ~\nEOF", ("allow bash",)),
+        ("python3 <<< 'import os; os.system(\"id\")'", ("allow python3",)),
+        ("cat x | bash", ("allow cat", "allow bash")),
+        ("cat x | sh -s", ("allow cat", "allow sh")),
+        ("node - <<'EOF'\nx\nEOF", ("allow node",)),
+    ],
+)
+def test_a_shell_reading_code_from_its_input_asks(command: str, specs: tuple[str, ...]) -> None:
+    """`bash <<'EOF' ... EOF` is `bash -c` in disguise: the heredoc is code the rule never saw."""
+    assert outcome(command, specs) == ASK
+
+
+@pytest.mark.parametrize(
+    ("command", "specs"),
+    [
+        ("cat x | bash build.sh", ("allow cat", "allow bash")),
+        ("python3 x.py < in.txt", ("allow python3",)),
+    ],
+)
+def test_a_script_file_with_data_on_its_input_is_covered(
+    command: str, specs: tuple[str, ...]
+) -> None:
+    assert outcome(command, specs) == ALLOW

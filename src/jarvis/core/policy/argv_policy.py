@@ -38,9 +38,27 @@ from jarvis.core.policy.program_policies import (
     Refusal,
     is_outside_workspace,
 )
-from jarvis.core.policy.programs import DYNAMIC_EVAL_COMMANDS, WRAPPER_COMMANDS, program_name
+from jarvis.core.policy.programs import (
+    DYNAMIC_EVAL_COMMANDS,
+    WRAPPER_COMMANDS,
+    is_interpreter,
+    program_name,
+)
+from jarvis.core.policy.shell import SimpleCommand
 
-__all__ = ["POLICIES", "Reason", "Refusal", "argument_refusal", "pattern_refusal"]
+__all__ = [
+    "POLICIES",
+    "Reason",
+    "Refusal",
+    "argument_refusal",
+    "command_refusal",
+    "pattern_refusal",
+    "reads_code_from_input",
+]
+
+# Where a command's standard input can carry code written in the line (or fetched by it).
+_CODE_INPUTS = frozenset({"pipe", "heredoc", "herestring", "process_substitution"})
+_INLINE_FLAGS = frozenset({"-c", "-e", "-E", "-r", "--eval", "--command", "-Command"})
 
 # Real options that are also the start of a refused one: not abbreviations.
 _EXACT_OPTIONS = frozenset({"--text", "--pdb", "--exec", "--output-indicator-new"})
@@ -59,6 +77,29 @@ def argument_refusal(argv: tuple[str, ...], consented: int = 0) -> Refusal | Non
     if refusal is not None and refusal.reason in CONSENTABLE and refusal.position < consented:
         return None
     return refusal
+
+
+def command_refusal(command: SimpleCommand, consented: int = 0) -> Refusal | None:
+    """`argument_refusal`, plus a shell or interpreter reading its code from a pipe, heredoc or
+    here-string (`bash <<'EOF' ... EOF` is `bash -c` in disguise)."""
+    argv = command.words
+    if command.stdin in _CODE_INPUTS and reads_code_from_input(argv):
+        return Refusal(INLINE, argv[0], 0)
+    return argument_refusal(argv, consented)
+
+
+def reads_code_from_input(argv: tuple[str, ...]) -> bool:
+    """A shell or interpreter given no script file and no inline code: it runs its input."""
+    if not argv or not is_interpreter(program_name(argv[0])):
+        return False
+    for word in argv[1:]:
+        if word in ("-s", "-"):
+            return True
+        if word in _INLINE_FLAGS or (word[:1] == "-" and word[:2] != "--" and "c" in word):
+            return False  # code given inline: the input is only its data
+        if not word.startswith("-"):
+            return False  # a script file
+    return True
 
 
 def pattern_refusal(tokens: tuple[str, ...]) -> str | None:

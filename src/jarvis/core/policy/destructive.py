@@ -29,6 +29,7 @@ import shlex
 from dataclasses import dataclass
 
 from jarvis.core.policy import danger_paths
+from jarvis.core.policy.argv_policy import reads_code_from_input
 from jarvis.core.policy.programs import DOWNLOADERS, is_interpreter, program_name
 from jarvis.core.policy.shell import ShellAnalysis, SimpleCommand, analyze_shell
 from jarvis.core.policy.unwrap import MAX_SCRIPT_DEPTH, command_starts, inline_script
@@ -183,16 +184,7 @@ def _feeds_code(args: tuple[str, ...], command: SimpleCommand) -> bool:
         return True  # `bash <(curl x)`, `source <(curl x)`
     if command.stdin not in ("pipe", "process_substitution"):
         return False
-    for word in args:
-        if word in ("-s", "-"):
-            return True
-        if word in _CODE_FLAGS or (
-            word.startswith("-") and not word.startswith("--") and "c" in word
-        ):
-            return False  # code given inline; the pipe is only its data
-        if not word.startswith("-"):
-            return False  # a script file (`| xargs sh` makes the data script names: a file too)
-    return True
+    return reads_code_from_input(("sh", *args))  # `| xargs sh`: data as script names, a file
 
 
 def _runs_given_code(argv: tuple[str, ...], start: int) -> bool:

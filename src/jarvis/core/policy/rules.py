@@ -54,7 +54,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
-from jarvis.core.policy.argv_policy import argument_refusal, pattern_refusal
+from jarvis.core.policy.argv_policy import command_refusal, pattern_refusal
 from jarvis.core.policy.programs import program_name
 from jarvis.core.policy.secrets import secret_in
 from jarvis.core.policy.shell import ShellAnalysis, SimpleCommand
@@ -217,7 +217,7 @@ def match_shell_rules(
         entry = _allow_entry(command.words, rules._allow, now_ms, fingerprint)
         if entry is None:
             return NO_MATCH
-        refusal = argument_refusal(command.words, consented=entry.specificity)
+        refusal = command_refusal(command, consented=entry.specificity)
         if refusal is not None:
             return RuleMatch("none", reason=refusal.reason)  # see argv_policy
         covering.append(entry.rule)
