@@ -2,7 +2,8 @@
 blocks a bash call before any approval, even with a rule (the regex list in `dangerous.py`
 stays as an extra layer). Pure; linear in the size of the analysis.
 
-API: `find_danger(analysis, *, home) -> Danger | None`, `Danger(code, command)`.
+API: `find_danger(analysis, *, home) -> Danger | None`, `Danger(code, command)`, `DANGER_CODES`,
+`home_directory()` (the home the judgement protects: `~` of the server's user).
 
 Codes (each looks through wrappers and runners, quoting, paths like `/bin/rm`, and the code of
 `sh -c '..'` / `eval ..`, parsed again up to three levels deep):
@@ -25,6 +26,7 @@ Codes (each looks through wrappers and runners, quoting, paths like `/bin/rm`, a
 
 from __future__ import annotations
 
+import os
 import shlex
 from dataclasses import dataclass
 
@@ -34,6 +36,10 @@ from jarvis.core.policy.programs import DOWNLOADERS, is_interpreter, program_nam
 from jarvis.core.policy.shell import ShellAnalysis, SimpleCommand, analyze_shell
 from jarvis.core.policy.unwrap import MAX_SCRIPT_DEPTH, command_starts, inline_script
 
+DANGER_CODES = frozenset(
+    {"delete_root", "find_delete_root", "pipe_to_shell", "download_to_shell", "fork_bomb",
+     "device_write", "disk_tool"}
+)  # fmt: skip
 _HARMLESS_DEVICES = frozenset(
     {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/stdin",
      "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/ptmx", "/dev/console"}
@@ -78,6 +84,10 @@ class Danger:
 
     def describe(self) -> str:
         return f"{self.code}: {self.command}"
+
+
+def home_directory() -> str:
+    return os.path.expanduser("~")
 
 
 def find_danger(
