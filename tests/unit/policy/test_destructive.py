@@ -56,3 +56,9 @@ def test_the_argv_judgement_needs_no_regex() -> None:
     """With the regex list disabled (`[]`), the parsed judgement still blocks."""
     assert DangerousMatcher.compile([]).check("rm -rf /") is None
     assert find_danger(analyze_shell("rm -rf /"), home=HOME) is not None
+
+
+@pytest.mark.parametrize("command", ["a=b", "a=b c=d", "export a=b; a=1", "FOO=1 && ls"])
+def test_bare_assignments_run_nothing_and_raise_nothing(command: str) -> None:
+    """Found by the differential test: an empty argv once raised IndexError in the gate."""
+    assert find_danger(analyze_shell(command), home=HOME) is None

@@ -55,3 +55,7 @@ def test_not_destructive(command: str) -> None:
 )
 def test_warnings(command: str, warnings: list[str]) -> None:
     assert shell_warnings(command, analyze_shell(command)) == warnings
+
+
+def test_a_bare_assignment_is_not_destructive() -> None:
+    assert shell_warnings("a=b", analyze_shell("a=b")) == ["compound"]

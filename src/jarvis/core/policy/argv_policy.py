@@ -26,6 +26,7 @@ own configuration files (a git alias, a Makefile) is the rule's business, not th
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 from jarvis.core.policy.program_policies import (
@@ -64,6 +65,7 @@ _INLINE_FLAGS = frozenset({"-c", "-e", "-E", "-r", "--eval", "--command", "-Comm
 _EXACT_OPTIONS = frozenset({"--text", "--pdb", "--exec", "--output-indicator-new"})
 
 
+@functools.lru_cache(maxsize=8192)  # the hot path repeats the same few commands
 def argument_refusal(argv: tuple[str, ...], consented: int = 0) -> Refusal | None:
     if not argv:
         return None

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-_WORD_CONTINUATION = re.compile(r"\S\\\n")
+_CONTINUATION = re.compile(r"\\\n")
 _PLAIN_DELIMITER = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.,:+%@=-]*")
 _QUOTED_DELIMITER = re.compile(r"'([^']*)'|\"([^\"]*)\"")
 # C1 controls, bidi embeddings/overrides/isolates, zero-width and other invisible formatting.
@@ -34,7 +34,25 @@ def has_control_character(text: str) -> bool:
 
 
 def joins_words(text: str) -> bool:
-    return _WORD_CONTINUATION.search(text) is not None
+    """A backslash-newline right after a word character or an escaped blank (`r\\<nl>m`,
+    `the\\ \\<nl>e`): bash joins what follows into that word, tree-sitter does not."""
+    for found in _CONTINUATION.finditer(text):
+        backslash = found.start()
+        if _backslashes_before(text, backslash) % 2:
+            continue  # `\\\\<nl>`: an escaped backslash, then a plain newline
+        previous = backslash - 1
+        if previous < 0:
+            continue
+        if text[previous] not in " \t\n" or _backslashes_before(text, previous) % 2:
+            return True
+    return False
+
+
+def _backslashes_before(text: str, index: int) -> int:
+    count = 0
+    while index - count - 1 >= 0 and text[index - count - 1] == "\\":
+        count += 1
+    return count
 
 
 def heredoc_delimiter_agrees(raw: str) -> bool:

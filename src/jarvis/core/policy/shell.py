@@ -80,7 +80,7 @@ def _analyze_large(command: str) -> ShellAnalysis:
     return _analyze(command)
 
 
-def _analyze(command: str) -> ShellAnalysis:
+def _analyze(command: str, depth: int = 0) -> ShellAnalysis:
     try:
         source = command.encode("utf-8")
     except UnicodeEncodeError:
@@ -94,4 +94,4 @@ def _analyze(command: str) -> ShellAnalysis:
         early.append("parse_error")
     if parse_guard.has_control_character(command):
         early.append("control_character")
-    return walk(root, source, tuple(early))
+    return walk(root, source, tuple(early), reparse=_analyze, depth=depth)

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import dataclasses
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from tree_sitter import Node
 
-from jarvis.core.policy import parse_guard
 from jarvis.core.policy.programs import DYNAMIC_EVAL_COMMANDS
+from jarvis.core.policy.shell_layout import layout_agrees, outside_agrees
+from jarvis.core.policy.shell_redirects import REDIRECTS, RedirectReader, Wiring
 from jarvis.core.policy.shell_words import WordReader
 
 UnsafeReason = Literal[
@@ -46,9 +48,6 @@ _STATEMENTS = frozenset(
     }
 )  # fmt: skip
 _WALKED_AS_STATEMENTS = _SEQUENCES | _STATEMENTS | _COMPOUND
-_WRITE_OPS = frozenset({">", ">>", "&>", "&>>", ">|", "<>"})
-_DUP_OPS = frozenset({">&", "<&", ">&-", "<&-"})
-_REDIRECTS = frozenset({"file_redirect", "herestring_redirect", "heredoc_redirect"})
 _PIPES = frozenset({"|", "|&"})
 # Deeper nesting than this is refused: Python's stack is finite and no real command needs it.
 _MAX_DEPTH = 40
@@ -87,11 +86,24 @@ class ShellAnalysis:
         return not self.unsafe
 
 
-def walk(root: Node, source: bytes, early: tuple[UnsafeReason, ...] = ()) -> ShellAnalysis:
-    """Every simple command under `root` and why the line is unsafe (`early`: found before)."""
-    walker = _Walker(source)
+Reparse = Callable[[str, int], "ShellAnalysis"]
+
+
+def walk(
+    root: Node,
+    source: bytes,
+    early: tuple[UnsafeReason, ...] = (),
+    *,
+    reparse: Reparse | None = None,
+    depth: int = 0,
+) -> ShellAnalysis:
+    """Every simple command under `root` and why the line is unsafe (`early`: found before).
+    `reparse(text, depth)` analyses a piece tree-sitter left unparsed (heredoc backquotes)."""
+    walker = _Walker(source, reparse, depth)
     for reason in early:
         walker.flag(reason)
+    if not outside_agrees(root, source):
+        walker.flag("parse_error")  # text before or after the tree (a leading `\ ` is dropped)
     walker.sequence(root)
     return walker.result()
 
@@ -107,24 +119,16 @@ class _Context:
     owner: int = -1
 
 
-@dataclass(slots=True)
-class _Wiring:
-    """What the redirections of one command add to it."""
-
-    extra_words: list[str] = dataclasses.field(default_factory=list)
-    writes: list[str] = dataclasses.field(default_factory=list)
-    stdin: StdinSource = ""
-
-
-class _Walker(WordReader):
+class _Walker(RedirectReader, WordReader):
     """One pass over the tree: collects simple commands and unsafe reasons."""
 
-    def __init__(self, source: bytes) -> None:
+    def __init__(self, source: bytes, reparse: Reparse | None, depth: int) -> None:
         self._source = source
+        self._reparse = reparse
         self._slots: list[tuple[int, SimpleCommand | None]] = []  # (start byte, command)
         self._reasons: dict[UnsafeReason, None] = {}
         self._context = _Context()
-        self._depth = 0
+        self._depth = depth
         self._heredocs: list[tuple[int, int]] = []
 
     def flag(self, reason: UnsafeReason) -> None:
@@ -157,6 +161,8 @@ class _Walker(WordReader):
             node, context = stack.pop()
             kind = node.type
             if kind in _SEQUENCES or (kind == "compound_statement" and _opens_group(node)):
+                if not layout_agrees(node, self._source):
+                    self.flag("parse_error")
                 stack.extend(reversed(_wired_children(node, context)))
                 continue
             saved, self._context = self._context, context
@@ -168,16 +174,16 @@ class _Walker(WordReader):
     def _statement(self, node: Node) -> None:
         kind = node.type
         if kind == "command":
-            self._command(node, _Wiring(), self._reserve(node))
+            self._command(node, Wiring(), self._reserve(node))
         elif kind == "redirected_statement":
             self._redirected(node)
         elif kind in ("declaration_command", "unset_command"):
             self._declaration(node)
         elif kind in ("variable_assignment", "variable_assignments"):
             self._bare_assignment(node)
-        elif kind in _REDIRECTS:
+        elif kind in REDIRECTS:
             slot = self._reserve(node)
-            self._fill(slot, self._redirect(node, slot).extra_words, 0, _Wiring())
+            self._fill(slot, self.redirect(node, slot).extra_words, 0, Wiring())
         elif kind == "comment":
             return
         elif kind == "function_definition":
@@ -214,6 +220,20 @@ class _Walker(WordReader):
         context = self._context
         return _Context(background=context.background, function=context.function, owner=owner)
 
+    def adopt(self, text: str, start: int, owner: int) -> None:
+        if self._reparse is None or self._depth >= _MAX_DEPTH:
+            self.flag("too_deep")
+            return
+        found = self._reparse(text, self._depth + 1)
+        for reason in found.unsafe:
+            self.flag(reason)
+        context = self._context
+        for command in found.commands:
+            adopted = dataclasses.replace(
+                command, owner=owner, function=context.function, background=context.background
+            )
+            self._slots.append((start, adopted))
+
     def walk_substitution(self, node: Node, slot: int) -> None:
         for child in node.named_children:
             self.nested(child, self.inside(slot))
@@ -222,11 +242,13 @@ class _Walker(WordReader):
         self._slots.append((node.start_byte, None))
         return len(self._slots) - 1
 
-    def _command(self, node: Node, wiring: _Wiring, slot: int) -> None:
+    def _command(self, node: Node, wiring: Wiring, slot: int) -> None:
         plain = self.plain_words(node)
         if plain is not None:
             self._fill(slot, [*plain, *wiring.extra_words], 0, wiring)
             return
+        if not layout_agrees(node, self._source, lines=False):
+            self.flag("parse_error")  # a byte bash reads that tree-sitter skipped, or a split word
         words: list[str] = []
         assignments = 0
         for child in node.children:
@@ -237,13 +259,13 @@ class _Walker(WordReader):
                 self.flag("assignment")
                 words.append(self.assignment_word(child, slot))
                 assignments += 1
-            elif kind in _REDIRECTS:
-                own = self._redirect(child, slot)
+            elif kind in REDIRECTS:
+                own = self.redirect(child, slot)
                 words.extend(own.extra_words)
                 wiring.writes.extend(own.writes)
                 wiring.stdin = own.stdin or wiring.stdin
-            elif kind == "command_name":
-                words.append("".join(self.literal(part, slot) for part in child.children))
+            elif kind == "command_name":  # braces expand here too: `curl{a,b}` runs curla
+                words.append("".join(self.argument(part, slot) for part in child.children))
             else:
                 words.append(self.argument(child, slot))
         self._fill(slot, [*words, *wiring.extra_words], assignments, wiring)
@@ -251,15 +273,14 @@ class _Walker(WordReader):
     def _redirected(self, node: Node) -> None:
         body = node.child_by_field_name("body")
         slot = self._reserve(body if body is not None else node)
-        wiring = _Wiring()
+        if not layout_agrees(node, self._source, lines=False):
+            self.flag("parse_error")
+        wiring = Wiring()
         for child in node.children:
             if body is not None and child.id == body.id:
                 continue
-            if child.type in _REDIRECTS:
-                own = self._redirect(child, slot)
-                wiring.extra_words.extend(own.extra_words)
-                wiring.writes.extend(own.writes)
-                wiring.stdin = own.stdin or wiring.stdin
+            if child.type in REDIRECTS:
+                wiring.merge(self.redirect(child, slot))
             elif child.is_named:
                 self.nested(child)
         if body is None:
@@ -282,16 +303,16 @@ class _Walker(WordReader):
                 words.append(_text(child))
             else:
                 words.append(self.argument(child, slot))
-        self._fill(slot, words, 0, _Wiring())
+        self._fill(slot, words, 0, Wiring())
 
     def _bare_assignment(self, node: Node) -> None:
         self.flag("assignment")
         slot = self._reserve(node)
         parts = node.named_children if node.type == "variable_assignments" else [node]
         words = [self.assignment_word(part, slot) for part in parts]
-        self._fill(slot, words, len(words), _Wiring())
+        self._fill(slot, words, len(words), Wiring())
 
-    def _fill(self, slot: int, words: list[str], assignments: int, wiring: _Wiring) -> None:
+    def _fill(self, slot: int, words: list[str], assignments: int, wiring: Wiring) -> None:
         if not words:
             return
         argv = words[assignments:]
@@ -310,54 +331,6 @@ class _Walker(WordReader):
             owner=context.owner,
         )
         self._slots[slot] = (self._slots[slot][0], command)
-
-    # redirections
-
-    def _redirect(self, node: Node, slot: int) -> _Wiring:
-        """Judge one redirect; returns the words bash treats as extra arguments and what the
-        redirect wires to the command."""
-        if node.type == "heredoc_redirect":
-            self._heredoc(node, slot)
-            return _Wiring(stdin="heredoc")
-        operator = next((child.type for child in node.children if not child.is_named), "")
-        targets = [child for child in node.named_children if child.type != "file_descriptor"]
-        words = [self.argument(child, slot) for child in targets]
-        wiring = _Wiring(extra_words=words[1:])
-        if node.type == "herestring_redirect":
-            wiring.stdin = "herestring"
-        else:
-            self._judge_file_redirect(operator, words[0] if words else "", wiring)
-            if operator == "<" and targets:
-                substituted = targets[0].type == "process_substitution"
-                wiring.stdin = "process_substitution" if substituted else "file"
-        return wiring
-
-    def _judge_file_redirect(self, operator: str, target: str, wiring: _Wiring) -> None:
-        if operator in _WRITE_OPS:
-            wiring.writes.append(target)
-            if target != "/dev/null":
-                self.flag("write_redirection")
-        elif operator in _DUP_OPS:
-            if operator == ">&" and not (target.isdigit() or target in ("", "-")):
-                wiring.writes.append(target)
-                self.flag("write_redirection")  # `>& file` writes stdout and stderr to a file
-        elif operator != "<":
-            self.flag("parse_error")
-
-    def _heredoc(self, node: Node, slot: int) -> None:
-        for child in node.named_children:
-            kind = child.type
-            if kind == "heredoc_start":
-                if not parse_guard.heredoc_delimiter_agrees(_text(child)):
-                    self.flag("heredoc_delimiter")
-            elif kind == "heredoc_body":
-                self._heredocs.append((child.start_byte, child.end_byte))
-                self.nested(child, self.inside(slot))
-            elif kind == "file_redirect":
-                if self._redirect(child, slot).extra_words:
-                    self.flag("parse_error")
-            elif kind != "heredoc_end":
-                self.nested(child)  # `cat <<EOF | sh`: the rest of the line hangs off the heredoc
 
 
 def _wired_children(node: Node, context: _Context) -> list[tuple[Node, _Context]]:

@@ -8,9 +8,11 @@ Everything here is linear in the length of the word: a 100 KB word costs microse
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tree_sitter import Node
+
+from jarvis.core.policy.shell_layout import word_agrees
 
 if TYPE_CHECKING:
     from jarvis.core.policy.shell import UnsafeReason
@@ -34,15 +36,14 @@ class WordReader:
 
     _source: bytes
 
-    def flag(self, reason: UnsafeReason) -> None:
-        raise NotImplementedError
+    if TYPE_CHECKING:  # provided by the walker; declared for type checking only
 
-    def walk_substitution(self, node: Node, slot: int) -> None:
-        """Walk the commands of `$(..)`, backticks or `<(..)` held by command `slot`."""
-        raise NotImplementedError
+        def flag(self, reason: UnsafeReason) -> None: ...
 
-    def nested(self, node: Node) -> None:
-        raise NotImplementedError
+        def walk_substitution(self, node: Node, slot: int) -> None:
+            """Walk the commands of `$(..)`, backticks or `<(..)` held by command `slot`."""
+
+        def nested(self, node: Node, context: Any = None) -> None: ...
 
     def plain_words(self, command: Node) -> list[str] | None:
         """The words of a command of plain words only, else None (read it node by node)."""
@@ -71,7 +72,10 @@ class WordReader:
     def literal(self, node: Node, slot: int) -> str:
         kind = node.type
         if kind == "word":
-            return _UNQUOTED_ESCAPE.sub(_unescape, _text(node))
+            text = _text(node)
+            if not word_agrees(text):
+                self.flag("parse_error")  # tree-sitter kept a blank bash splits at (`} }`)
+            return _UNQUOTED_ESCAPE.sub(_unescape, text)
         if kind == "number":
             return _text(node)
         if kind == "raw_string":
@@ -94,16 +98,33 @@ class WordReader:
         return _text(node)
 
     def _double_quoted(self, node: Node, slot: int) -> str:
+        """The string's content. Text between its children is content too (tree-sitter leaves
+        the newline of `"a<newline>b"` out of every child), and so is text it puts in the
+        quote tokens themselves (`"  "` is one closing token holding two spaces)."""
         parts: list[str] = []
-        for child in node.children[1:-1]:
+        children = node.children
+        end = node.start_byte
+        last = len(children) - 1
+        for index, child in enumerate(children):
+            parts.append(self._quoted_text(end, child.start_byte))
+            text = _text(child)
             if child.type == "string_content":
-                parts.append(_DQUOTED_ESCAPE.sub(_unescape, _text(child)))
+                parts.append(_DQUOTED_ESCAPE.sub(_unescape, text))
             elif child.is_named:
                 parts.append(self.literal(child, slot))
+            elif index in (0, last) and text.startswith('"') if index == 0 else text.endswith('"'):
+                inner = text[1:] if index == 0 else text[:-1]
+                parts.append(_DQUOTED_ESCAPE.sub(_unescape, inner))
             else:
                 self.flag("expansion")  # a lone `$` inside quotes
-                parts.append(_text(child))
+                parts.append(text)
+            end = child.end_byte
         return "".join(parts)
+
+    def _quoted_text(self, start: int, end: int) -> str:
+        if start >= end:
+            return ""
+        return _DQUOTED_ESCAPE.sub(_unescape, self._source[start:end].decode("utf-8"))
 
     def scan(self, node: Node) -> None:
         """Walk a construct judged as a whole, still collecting the commands inside it."""

@@ -35,6 +35,8 @@ _TWO_WORD_RUNNERS = frozenset(
 
 
 def command_starts(argv: tuple[str, ...]) -> list[int]:
+    if not argv:
+        return []  # a bare assignment runs nothing
     starts, pending, seen = [], [0], {0}
     while pending:
         start = pending.pop()
@@ -42,15 +44,16 @@ def command_starts(argv: tuple[str, ...]) -> list[int]:
         skip = _wrapper_words(argv, start)
         if not skip:
             continue
-        found = 0
+        looked = 0
         for index in range(start + skip, len(argv)):
-            if found >= _CANDIDATES:
-                break
-            if argv[index].startswith("-") or index in seen:
+            if looked >= _CANDIDATES:
+                break  # bounded per wrapper, so a chain of wrappers stays linear
+            if argv[index].startswith("-"):
                 continue
-            found += 1
-            seen.add(index)
-            pending.append(index)
+            looked += 1
+            if index not in seen:
+                seen.add(index)
+                pending.append(index)
     return sorted(starts)
 
 
