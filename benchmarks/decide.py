@@ -121,7 +121,7 @@ def long_line_shapes() -> dict[str, str]:
     body = "x" * (LONG - 30)
     return {
         "`dd dd dd …` (the regex ReDoS)": "dd " * (LONG // 3),
-        "`git status && ` × 7,000": ("git status && " * (LONG // 14))[:-4],
+        "`git status 'a' && ` × 5,500": ("git status 'a' && " * (LONG // 18))[:-4],
         "one quoted 100 KB argument": 'echo "' + "a b " * (LONG // 4) + '"',
         "heredoc with a 100 KB body": "cat <<'EOF'\n" + body + "\nEOF\n",
         "`{,,,` brace word": "echo {" + "," * LONG,
@@ -132,6 +132,8 @@ def long_line_shapes() -> dict[str, str]:
         + ")" * 60
         + " a" * (LONG // 2 - 200),
         "`-x -x …` flags on a git rule": "git log" + " -x" * (LONG // 3),
+        "`echo $x && ` × 9,000 (not plain)": ("echo $x && " * (LONG // 11))[:-4],
+        "`dd dd … $y` (one word not plain)": "dd " * (LONG // 3) + "$y",
     }
 
 
@@ -148,23 +150,25 @@ async def long_lines() -> None:
         )
         bash = next(tool for tool in builtin_tools() if tool.name == "bash")
         ctx = ToolCallContext("bench", "main", 1, asyncio.Event())
-        print("\n| 100 KB line | parse only | whole decision (median of 5) | outcome |")
+        print("\n| 100 KB line | parse only | whole decision: wall / CPU (median of 5) | outcome |")
         print("|---|---|---|---|")
         for name, line in long_line_shapes().items():
-            parses, decisions, outcome = [], [], ""
+            parses, decisions, cpus, outcome = [], [], [], ""
             for round_ in range(5):
                 distinct = f"{line} #{round_}"
                 start = time.perf_counter()
                 _PARSER.parse(distinct.encode())
                 parses.append(time.perf_counter() - start)
-                call = ToolCall(id="c", name="bash", arguments={"command": f"{line} ;#{round_}"})
-                start = time.perf_counter()
+                call = ToolCall(id="c", name="bash", arguments={"command": f"{line} r{round_}"})
+                start, cpu = time.perf_counter(), time.process_time()
                 decision = await sandbox.decide(bash, call, ctx, dry_run=True)
                 decisions.append(time.perf_counter() - start)
+                cpus.append(time.process_time() - cpu)
                 outcome = f"{decision.outcome} · {decision.reason}"
             print(
                 f"| {name} ({len(line) // 1000} KB) | {statistics.median(parses) * 1e3:.1f} ms | "
-                f"{statistics.median(decisions) * 1e3:.1f} ms | {outcome} |"
+                f"{statistics.median(decisions) * 1e3:.1f} / {statistics.median(cpus) * 1e3:.1f} ms"
+                f" | {outcome} |"
             )
 
 

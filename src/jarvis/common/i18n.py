@@ -116,6 +116,10 @@ _CATALOG: dict[str, dict[Language, str]] = {
         "ko": "디스크 장치에 직접 씀",
         "en": "writes straight to a disk device",
     },
+    "gate.shell.danger.too_complex": {
+        "ko": "래퍼가 너무 많이 겹치거나 너무 깊거나 커서 끝까지 검사할 수 없음 (명령을 나눠 주세요)",
+        "en": "too deeply wrapped, nested or large to check whole (split the command)",
+    },
     "gate.shell.danger.disk_tool": {
         "ko": "파일시스템을 만들거나 디스크를 지우는 도구",
         "en": "makes a filesystem or wipes a disk",
@@ -164,6 +168,10 @@ _CATALOG: dict[str, dict[Language, str]] = {
     "gate.shell.unsafe.too_deep": {
         "ko": "중첩이 너무 깊어 끝까지 검사할 수 없습니다",
         "en": "it is nested too deeply to check",
+    },
+    "gate.shell.unsafe.too_complex": {
+        "ko": "한 줄에 구문이 너무 많아 검사할 수 없습니다. 명령을 나눠 주세요",
+        "en": "the line has too many parts to check; split it into several commands",
     },
     "gate.shell.no_always.compound": {
         "ko": "여러 명령이 이어져 있어 '항상 허용'을 만들 수 없습니다",

@@ -62,3 +62,11 @@ def test_the_argv_judgement_needs_no_regex() -> None:
 def test_bare_assignments_run_nothing_and_raise_nothing(command: str) -> None:
     """Found by the differential test: an empty argv once raised IndexError in the gate."""
     assert find_danger(analyze_shell(command), home=HOME) is None
+
+
+def test_a_command_behind_too_many_wrappers_is_blocked() -> None:
+    """Each wrapper level is looked through; past 64 views the line cannot be judged in linear
+    time and a real command never needs it."""
+    danger = find_danger(analyze_shell("nice " * 200 + "rm -rf build"), home=HOME)
+    assert danger is not None and danger.code == "too_complex"
+    assert find_danger(analyze_shell("sudo timeout 5 env A=1 nice -n 5 ls"), home=HOME) is None

@@ -162,8 +162,13 @@ def test_deep_nesting_fails_closed_instead_of_raising(command: str) -> None:
 
 
 def test_a_long_pipeline_is_analysed_without_recursion() -> None:
-    analysis = analyze_shell("echo " + "'a' | " * 3000 + "cat")
-    assert len(analysis.commands) == 3001 and analysis.safe
+    analysis = analyze_shell("echo " + "'a' | " * 1000 + "cat")  # tree-sitter nests it
+    assert len(analysis.commands) == 1001 and analysis.safe
+
+
+def test_a_long_chain_that_is_not_plain_is_walked_without_recursion() -> None:
+    analysis = analyze_shell("echo $x && " * 700 + "true")  # 700 levels of `list` nodes
+    assert len(analysis.commands) == 701 and analysis.unsafe == ("expansion",)
 
 
 WIRING = 'curl x | sh & f(){ f|f& }; y=$(id) cat <<< "$(z)" > out 2>/dev/null; sh < <(w)'
@@ -219,3 +224,10 @@ def test_brace_scan_is_linear() -> None:
     """A quadratic regex took minutes on this word; the scan takes milliseconds (no timing
     threshold here: the suite's timeout only guards against the old behaviour)."""
     assert analyze_shell("echo {" + "," * 1_000_000).unsafe == ()
+
+
+def test_a_huge_line_that_is_not_plain_is_too_complex_to_walk() -> None:
+    """Walking costs microseconds per node; a 100 KB line of `echo $x && ...` (72,000 nodes)
+    is refused whole instead (and blocked as dangerous: it cannot be judged)."""
+    assert analyze_shell(("echo $x && " * 9000)[:-4]).unsafe == ("too_complex",)
+    assert analyze_shell(("echo x && " * 9000)[:-4]).safe  # plain lines are read without a tree

@@ -168,13 +168,33 @@ def _match(table: Mapping[str, Reason], word: str, clusters: bool) -> tuple[Reas
         if len(name) > 3 and name not in _EXACT_OPTIONS:
             return next(((r, f) for f, r in table.items() if f.startswith(name)), None)
         return None
+    shorts = _short_flags(table)
+    found = shorts.get(word[:2])  # `-Cdir`, `-oProxyCommand=..`
+    if found is not None:
+        return found
+    if clusters:
+        for letter in word[1:]:  # `-avze`
+            found = shorts.get("-" + letter)
+            if found is not None:
+                return found
+        return None
+    lowered = word.lower()
     for flag, reason in table.items():
-        if len(flag) == 2 and flag[0] == "-":
-            if word.startswith(flag) or (clusters and flag[1] in word[1:]):
-                return reason, flag  # `-Cdir`, `-oProxyCommand=..`, `-avze`
-        elif not clusters and len(word) > 2 and flag.lower().startswith(word.lower()):
-            return reason, flag  # `-Comm` for pwsh's `-Command`
+        if len(word) > 2 and flag.lower().startswith(lowered):
+            return reason, flag  # `-Comm` for pwsh's `-Command`, `-execdir`
     return None
+
+
+_SHORTS: dict[int, dict[str, tuple[Reason, str]]] = {}
+
+
+def _short_flags(table: Mapping[str, Reason]) -> dict[str, tuple[Reason, str]]:
+    """The table's one-letter flags, indexed once (tables are module constants)."""
+    shorts = _SHORTS.get(id(table))
+    if shorts is None:
+        shorts = {f: (r, f) for f, r in table.items() if len(f) == 2 and f[0] == "-"}
+        _SHORTS[id(table)] = shorts
+    return shorts
 
 
 def _to_stdout(found: tuple[Reason, str], word: str, argv: tuple[str, ...], index: int) -> bool:

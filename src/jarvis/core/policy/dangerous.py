@@ -13,7 +13,9 @@ API:
 - `matcher.check(command, analysis=None) -> str | None`: the first matching regex, tried on the
   raw line (heredoc bodies blanked: they are data) and on each parsed simple command re-joined
   with `shlex.join`, so quoting tricks (`s""udo`) do not hide a word. Redirections and pipes
-  are only visible in the raw line.
+  are only visible in the raw line. All of it is one text, a line each, matched once in
+  multi-line mode (`^`/`$` match at each line); a pattern that spans lines can match across two
+  commands, which only ever blocks more.
 
 The list is regexes, so `|` means "or": write `curl.*\\|\\s*(ba)?sh`, never `curl | bash`
 (which would block every command containing "curl" or "bash").
@@ -22,7 +24,7 @@ The list is regexes, so `|` means "or": write `curl.*\\|\\s*(ba)?sh`, never `cur
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import re2
@@ -30,6 +32,7 @@ import re2
 from jarvis.core.policy.shell import ShellAnalysis, analyze_shell
 
 SETTING = "JARVIS_SECURITY__DANGEROUS_COMMANDS"
+_VERDICTS_KEPT = 4096
 
 _Q = "[\"']?"  # an optional quote: `rm -rf "/"` and `> '/dev/sda'` are still caught
 # Where bash would run a word as a command: the line's start, after a separator or an opening
@@ -62,10 +65,12 @@ def _options() -> Any:
     return options
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class DangerousMatcher:
     patterns: tuple[str, ...]
     _set: Any  # re2.Set of every pattern: one linear pass per text
+    # verdicts by line; the gate's hot path repeats lines (bounded: cleared when full)
+    _verdicts: dict[str, str | None] = field(default_factory=dict)
 
     @classmethod
     def compile(cls, patterns: Iterable[str]) -> DangerousMatcher:
@@ -77,7 +82,7 @@ class DangerousMatcher:
         for pattern in listed:
             try:
                 re2.compile(pattern, options)
-                combined.Add(pattern)
+                combined.Add(f"(?m:{pattern})")
             except Exception as exc:  # re2.error, or the Set refusing it
                 raise ValueError(
                     f"{SETTING}: invalid regex {pattern!r} (it must be RE2 syntax, which runs in "
@@ -89,15 +94,18 @@ class DangerousMatcher:
     def check(self, command: str, analysis: ShellAnalysis | None = None) -> str | None:
         if self._set is None:
             return None
-        analysis = analysis or analyze_shell(command)
-        found = self._first_match(_without_heredocs(command, analysis))
-        if found is not None:
-            return found
-        for simple in analysis.commands:
-            found = self._first_match(simple.text())
-            if found is not None:
-                return found
-        return None
+        if command in self._verdicts:
+            return self._verdicts[command]
+        if len(self._verdicts) >= _VERDICTS_KEPT:
+            self._verdicts.clear()
+        verdict = self._verdicts[command] = self._judge(command, analysis or analyze_shell(command))
+        return verdict
+
+    def _judge(self, command: str, analysis: ShellAnalysis) -> str | None:
+        # One pass over the line and every command's text, a line each (the patterns run in
+        # multi-line mode, so `^` and `$` still mean the start and end of each command).
+        texts = [_without_heredocs(command, analysis), *(c.text() for c in analysis.commands)]
+        return self._first_match("\n".join(texts))
 
     def _first_match(self, text: str) -> str | None:
         matched = self._set.Match(text)

@@ -2,8 +2,9 @@
 blocks a bash call before any approval, even with a rule (the regex list in `dangerous.py`
 stays as an extra layer). Pure; linear in the size of the analysis.
 
-API: `find_danger(analysis, *, home) -> Danger | None`, `Danger(code, command)`, `DANGER_CODES`,
-`home_directory()` (the home the judgement protects: `~` of the server's user).
+API: `find_danger(analysis, *, home) -> Danger | None`, `judge_command(command, home)` (the
+same, cached by line), `Danger(code, command)`, `DANGER_CODES`, `home_directory()` (the home
+the judgement protects: `~` of the server's user).
 
 Codes (each looks through wrappers and runners, quoting, paths like `/bin/rm`, and the code of
 `sh -c '..'` / `eval ..`, parsed again up to three levels deep):
@@ -20,25 +21,29 @@ Codes (each looks through wrappers and runners, quoting, paths like `/bin/rm`, a
 - `fork_bomb`: a function that calls itself in a pipe or in the background, under any name.
 - `device_write`: a write to a device other than the harmless ones (`> /dev/sda`, `tee /dev/sda`,
   `dd of=/dev/nvme0n1`, `cp img /dev/sdb`).
+- `too_complex`: what cannot be judged whole: a command behind more wrappers than are looked
+  through (`unwrap.MAX_VIEWS`), nesting deeper than the walker follows, or a line too large to
+  walk (`shell.MAX_NODES`).
 - `disk_tool`: filesystem makers and wipers (`mkfs*`, `mke2fs`, `mkswap`, `wipefs`, `shred`,
   `blkdiscard`, `sgdisk --zap-all`, `fdisk`/`parted` other than listing, ...).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import shlex
 from dataclasses import dataclass
 
 from jarvis.core.policy import danger_paths
 from jarvis.core.policy.argv_policy import reads_code_from_input
-from jarvis.core.policy.programs import DOWNLOADERS, is_interpreter, program_name
+from jarvis.core.policy.programs import DOWNLOADERS, SHELLS, is_interpreter, program_name
 from jarvis.core.policy.shell import ShellAnalysis, SimpleCommand, analyze_shell
-from jarvis.core.policy.unwrap import MAX_SCRIPT_DEPTH, command_starts, inline_script
+from jarvis.core.policy.unwrap import MAX_SCRIPT_DEPTH, MAX_VIEWS, command_starts, inline_script
 
 DANGER_CODES = frozenset(
     {"delete_root", "find_delete_root", "pipe_to_shell", "download_to_shell", "fork_bomb",
-     "device_write", "disk_tool"}
+     "device_write", "disk_tool", "too_complex"}
 )  # fmt: skip
 _HARMLESS_DEVICES = frozenset(
     {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/stdin",
@@ -90,40 +95,63 @@ def home_directory() -> str:
     return os.path.expanduser("~")
 
 
+@functools.lru_cache(maxsize=4096)  # the gate's hot path sees the same lines again and again
+def judge_command(command: str, home: str) -> Danger | None:
+    return find_danger(analyze_shell(command), home=home)
+
+
 def find_danger(
     analysis: ShellAnalysis, *, home: str, depth: int = 0, cwd: str | None = ""
 ) -> Danger | None:
     commands = analysis.commands
+    if "too_deep" in analysis.unsafe or "too_complex" in analysis.unsafe:
+        return Danger("too_complex", commands[0].text()[:400] if commands else "")
     downloading = _holding_downloads(commands)
     for index, command in enumerate(commands):
         argv = command.argv
+        if not argv:
+            continue  # a bare assignment runs nothing
         if any(_is_device(target) for target in command.writes):
             return Danger("device_write", command.text()[:400])
-        for start in command_starts(argv):
-            code = _judge(argv, start, command, home, cwd)
+        first = program_name(argv[0])
+        starts = command_starts(argv)
+        if len(starts) >= MAX_VIEWS:
+            return Danger("too_complex", shlex.join(argv)[:400])
+        for start in starts:
+            name = first if start == 0 else program_name(argv[start])
+            code = _judge(argv, start, name, command, home, cwd)
             if code is None and index in downloading and _runs_given_code(argv, start):
                 code = "download_to_shell"
             if code is not None:
                 return Danger(code, shlex.join(argv[start:])[:400])
-            script = inline_script(argv, start) if depth < MAX_SCRIPT_DEPTH else None
-            if script is not None:
-                found = find_danger(analyze_shell(script), home=home, depth=depth + 1, cwd=cwd)
+            if depth < MAX_SCRIPT_DEPTH and (name == "eval" or name in SHELLS):
+                script = inline_script(argv, start)
+                inner = None if script is None else analyze_shell(script)
+                found = (
+                    None
+                    if inner is None
+                    else find_danger(inner, home=home, depth=depth + 1, cwd=cwd)
+                )
                 if found is not None:
                     return found
-        if argv and program_name(argv[0]) in ("cd", "pushd"):
+        if first in ("cd", "pushd"):
             target = next((w for w in argv[1:] if not w.startswith("-")), None)
             cwd = danger_paths.change_directory(target, home, cwd)
-        if argv and command.function == program_name(argv[0]) and _spawns(command):
+        if command.function == first and _spawns(command):
             return Danger("fork_bomb", command.text()[:400])
     return None
 
 
 def _judge(
-    argv: tuple[str, ...], start: int, command: SimpleCommand, home: str, cwd: str | None
+    argv: tuple[str, ...],
+    start: int,
+    name: str,
+    command: SimpleCommand,
+    home: str,
+    cwd: str | None,
 ) -> str | None:
-    """The danger of the command at `argv[start:]`. The name is looked at first so that the
-    rest is copied only for the few programs that need it (wrapper chains stay linear)."""
-    name = program_name(argv[start])
+    """The danger of the command `name` at `argv[start:]`. The name is looked at first so that
+    the rest is copied only for the few programs that need it (wrapper chains stay linear)."""
     if name in _JUDGED_BY_ARGUMENTS or name.startswith(("mkfs", "newfs")):
         args = argv[start + 1 :]
         if name == "rm" and _recursive(args) and _any_protected(_operands(args), home, cwd):

@@ -10,6 +10,7 @@ API:
 
 from __future__ import annotations
 
+import functools
 import re
 
 DYNAMIC_EVAL_COMMANDS = frozenset({"eval", "source", ".", "exec"})
@@ -52,6 +53,7 @@ def is_shell(name: str) -> bool:
     return name in SHELLS
 
 
+@functools.lru_cache(maxsize=1024)
 def is_interpreter(name: str) -> bool:
     """A shell or a language runtime: given code on stdin or as an argument, it runs it."""
     return name in SHELLS or _INTERPRETER.fullmatch(name) is not None

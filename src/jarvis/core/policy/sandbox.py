@@ -24,7 +24,7 @@ from jarvis.core.approvals.service import ApprovalService
 from jarvis.core.config import SecuritySettings
 from jarvis.core.plugins.host import PluginHost
 from jarvis.core.policy.dangerous import DangerousMatcher
-from jarvis.core.policy.destructive import find_danger, home_directory
+from jarvis.core.policy.destructive import home_directory, judge_command
 from jarvis.core.policy.patterns import explain_pattern, suggest_pattern
 from jarvis.core.policy.request_warnings import shell_warnings
 from jarvis.core.policy.role_policy import RolePolicy
@@ -152,11 +152,10 @@ class Sandbox:
         command = call.arguments.get("command")
         if tool.name in SHELL_TOOLS and isinstance(command, str):
             # judged on the parsed form first; the regex list is the configurable extra layer
-            analysis = analyze_shell(command)
-            danger = find_danger(analysis, home=home_directory())
+            danger = judge_command(command, home_directory())
             if danger is not None:
                 return Decision("block", "dangerous", detail=danger.describe())
-            pattern = self._dangerous.check(command, analysis)
+            pattern = self._dangerous.check(command)
             if pattern is not None:
                 return Decision("block", "dangerous", detail=pattern)
         required = verdict == "approval_required"

@@ -21,8 +21,11 @@ anything but `/dev/null`; fd duplication and input redirection are fine), `expan
 `compound` (if/for/while/case/functions/tests), `assignment` (a `VAR=value` prefix or a bare
 assignment), `empty`, and three where tree-sitter and bash are known to read a line differently
 (see `parse_guard`): `heredoc_delimiter`, `control_character`, `too_deep` (nesting deeper than
-the walker follows). A NUL byte, or a backslash-newline inside a word (bash joins `r\\<newline>m`
-into `rm`, tree-sitter does not), is a `parse_error` too. The walk itself is in `shell_walk`.
+the walker follows); and `too_complex` (more than `MAX_NODES` syntax nodes in a line that is not
+plain: not walked at all). The dangerous-command judgement blocks the last two. A NUL byte,
+or a backslash-newline inside a word (bash joins `r\\<newline>m` into `rm`, tree-sitter does
+not), is a `parse_error` too. The walk itself is in `shell_walk`;
+lines of plain words and `&& || | ; &` only skip tree-sitter (`shell_plain`).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from jarvis.core.policy.programs import (
     INLINE_CODE_COMMANDS,
     WRAPPER_COMMANDS,
 )
+from jarvis.core.policy.shell_plain import plain_analysis
 from jarvis.core.policy.shell_walk import (
     ShellAnalysis,
     SimpleCommand,
@@ -58,6 +62,10 @@ __all__ = [
     "analyze_shell",
 ]
 
+# Lines that are not plain (see `shell_plain`) and parse to more syntax nodes than this are not
+# walked (a node costs a few microseconds in Python): they are `too_complex` and blocked, so a
+# 100 KB line is decided in tens of milliseconds whatever its shape. Real commands use hundreds.
+MAX_NODES = 8000
 # Lines up to this size share a large cache; longer ones (rare, up to 128 KiB) a small one.
 _SMALL_LINE = 8192
 
@@ -87,8 +95,15 @@ def _analyze(command: str, depth: int = 0) -> ShellAnalysis:
         return ShellAnalysis((), ("parse_error",))
     if b"\0" in source:
         return ShellAnalysis((), ("parse_error",))  # tree-sitter stops reading at NUL
+    plain = plain_analysis(command)
+    return plain if plain is not None else _tree_analysis(command, source, depth)
+
+
+def _tree_analysis(command: str, source: bytes, depth: int = 0) -> ShellAnalysis:
     with _PARSER_LOCK:
         root = _PARSER.parse(source).root_node
+    if root.descendant_count > MAX_NODES:
+        return ShellAnalysis((), ("too_complex",))  # blocked: walking it would stall the loop
     early: list[UnsafeReason] = []
     if root.has_error or parse_guard.joins_words(command):
         early.append("parse_error")

@@ -32,6 +32,7 @@ _BLANKS = re.compile(rb"(?:[ \t\n]|\\\n)*")
 _SAME_LINE_BLANKS = re.compile(rb"(?:[ \t]|\\\n)*")
 _REDIRECTS = frozenset({"file_redirect", "herestring_redirect"})
 _ESCAPED = re.compile(r"\\.", re.DOTALL)
+_BLANK = re.compile(r"[ \t\n]")
 
 
 def layout_agrees(node: Node, source: bytes, *, lines: bool = True) -> bool:
@@ -40,14 +41,14 @@ def layout_agrees(node: Node, source: bytes, *, lines: bool = True) -> bool:
     blanks = _BLANKS if lines else _SAME_LINE_BLANKS
     end, previous = node.start_byte, None
     for child in node.children:
-        gap = source[end : child.start_byte]
-        if gap and not blanks.fullmatch(gap):
-            return False
-        if not gap and previous is not None and _ends_word(previous) and _starts_word(child):
+        start = child.start_byte
+        if start > end:
+            if not blanks.fullmatch(source, end, start):
+                return False
+        elif previous is not None and _ends_word(previous) and _starts_word(child):
             return False
         end, previous = child.end_byte, child
-    tail = source[end : node.end_byte]
-    return not tail or blanks.fullmatch(tail) is not None
+    return end >= node.end_byte or blanks.fullmatch(source, end, node.end_byte) is not None
 
 
 def _starts_word(node: Node) -> bool:
@@ -68,10 +69,10 @@ def _ends_word(node: Node) -> bool:
 
 def outside_agrees(root: Node, source: bytes) -> bool:
     """Only blanks before and after the whole tree."""
-    before, after = source[: root.start_byte], source[root.end_byte :]
-    return _BLANKS.fullmatch(before) is not None and _BLANKS.fullmatch(after) is not None
+    before = _BLANKS.fullmatch(source, 0, root.start_byte)
+    return before is not None and _BLANKS.fullmatch(source, root.end_byte) is not None
 
 
 def word_agrees(text: str) -> bool:
     bare = _ESCAPED.sub("", text) if "\\" in text else text
-    return not any(blank in bare for blank in " \t\n")
+    return _BLANK.search(bare) is None

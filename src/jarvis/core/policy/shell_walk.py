@@ -31,6 +31,7 @@ UnsafeReason = Literal[
     "heredoc_delimiter",
     "control_character",
     "too_deep",
+    "too_complex",
 ]
 StdinSource = Literal["", "pipe", "file", "process_substitution", "herestring", "heredoc"]
 
@@ -316,7 +317,7 @@ class _Walker(RedirectReader, WordReader):
         if not words:
             return
         argv = words[assignments:]
-        if argv and _is_dynamic_eval(argv):
+        if argv and is_dynamic_eval(argv):
             self.flag("dynamic_eval")
         context = self._context
         command = SimpleCommand(
@@ -366,7 +367,7 @@ def _opens_group(node: Node) -> bool:
     return bool(node.children) and node.children[0].type == "{"
 
 
-def _is_dynamic_eval(argv: list[str]) -> bool:
+def is_dynamic_eval(argv: list[str]) -> bool:
     if argv[0] in DYNAMIC_EVAL_COMMANDS:
         return True
     return argv[0] in ("builtin", "command") and len(argv) > 1 and argv[1] in DYNAMIC_EVAL_COMMANDS

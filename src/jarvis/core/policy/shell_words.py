@@ -75,7 +75,7 @@ class WordReader:
             text = _text(node)
             if not word_agrees(text):
                 self.flag("parse_error")  # tree-sitter kept a blank bash splits at (`} }`)
-            return _UNQUOTED_ESCAPE.sub(_unescape, text)
+            return _UNQUOTED_ESCAPE.sub(_unescape, text) if "\\" in text else text
         if kind == "number":
             return _text(node)
         if kind == "raw_string":

@@ -5,7 +5,8 @@ API (pure; linear in the number of words):
   wrapper (`env`, `sudo`, `timeout`, `xargs`, `find -exec`, `nice` ...) or a runner (`uv run`,
   `npx`, `poetry run`, `bundle exec` ...) may run. Wrapper options are not parsed: the first
   `_CANDIDATES` words after a wrapper that are not options are all taken as possible commands,
-  which errs toward seeing too much (`timeout 5 rm` yields `5 rm` and `rm`).
+  which errs toward seeing too much (`timeout 5 rm` yields `5 rm` and `rm`). At most
+  `MAX_VIEWS` (64) starts.
 - `inline_script(argv, start=0) -> str | None`: the code of `eval ..` or `sh [opts] -c CODE` at
   `argv[start:]` (looking through `"sh"`, `s''h` and `/bin/sh`, which quote removal and
   `program_name` already undo).
@@ -23,6 +24,7 @@ from jarvis.core.policy.programs import SHELLS, WRAPPER_COMMANDS, program_name
 from jarvis.core.policy.shell import analyze_shell
 
 MAX_SCRIPT_DEPTH = 3
+MAX_VIEWS = 64
 _CANDIDATES = 8  # words after a wrapper taken as its possible command
 _RUNNERS = frozenset({"npx", "bunx", "uvx", "pnpx"})
 _TWO_WORD_RUNNERS = frozenset(
@@ -35,8 +37,12 @@ _TWO_WORD_RUNNERS = frozenset(
 
 
 def command_starts(argv: tuple[str, ...]) -> list[int]:
+    """At most `MAX_VIEWS` starts: no real command hides behind that many wrappers, and a line
+    that does is blocked by the dangerous-command judgement (`too_complex`)."""
     if not argv:
         return []  # a bare assignment runs nothing
+    if not _wrapper_words(argv, 0):
+        return [0]
     starts, pending, seen = [], [0], {0}
     while pending:
         start = pending.pop()
@@ -51,7 +57,7 @@ def command_starts(argv: tuple[str, ...]) -> list[int]:
             if argv[index].startswith("-"):
                 continue
             looked += 1
-            if index not in seen:
+            if index not in seen and len(seen) < MAX_VIEWS:
                 seen.add(index)
                 pending.append(index)
     return sorted(starts)
