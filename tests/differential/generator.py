@@ -21,7 +21,8 @@ ESCAPES = ("\\a", "\\ ", "\\\\", "\\'", '\\"', "\\$", "\\`", "\\#", "\\;", "\\|"
 SPECIALS = (
     "$x", "${x}", "$(id)", "`id`", "$((1+2))", "<(id)", "{a,b}", "a{b{c},d}", "~", "~x", "*",
     "?", "[ab]", "a#b", "#c", "$'a\\nb'", "$", "$\"a\"", "a=b", "!", "--", "-", "\u00e9",
-    "\ud55c", "\u00a0", "a\u2028b", "\u202e",
+    "\ud55c", "\u00a0", "a\u2028b", "\u202e", "${x:-a}", "$'\\x41'", "\u3000", "\u2003",
+    "a\\", "--x=~", "a=~b", "@(a)", "!(a)", "+(a)", "a\\\\", "'a'\"b\"c", "$\"a\"",
 )  # fmt: skip
 CONTROLS = ("\r", "\t", "\x0b", "\x0c", "\x01", "\x1b", "\x7f", "\r\n", "\\\r\n", "\\\n")
 SEPARATORS = (" ; ", " && ", " || ", " | ", " & ", "\n", " |& ", ";", "&&", "|", "\r\n", ";\r")
@@ -92,7 +93,9 @@ class LineGenerator:
         head = f"{pick.choice(ALLOWED)} {operator}{delimiter}"
         if pick.random() < 0.3:
             head += pick.choice(SEPARATORS[:5]) + self.command()
-        body = [pick.choice(("a", "$x", "`id`", "$(id)", "\t" + closing, closing + " ", "b"))]
+        body = [
+            pick.choice(("a", "$x", "`id`", "$(id)", "\t" + closing, closing + " ", "b", "a\\"))
+        ]
         if pick.random() < 0.5:
             body += [closing + pick.choice(("", "\r", " ")), self.command()]
         body.append(closing)
@@ -108,7 +111,9 @@ class LineGenerator:
                 f"f() {{ {inner}; }}; f", f"! {inner}", f"time {inner}",
                 f"case a in a) {inner};; esac", f"for i in a; do {inner}; done",
                 f"[[ -n a ]] && {inner}", f"(( 1 )) && {inner}", f"{inner} $( {self.command()} )",
-                f"coproc {inner}", f"{{ {inner} ; }} > /dev/null",
+                f"coproc {inner}", f"{{ {inner} ; }} > /dev/null", f"until false; do {inner}; done",
+                f"function f {{ {inner}; }}; f", f"{{ {inner}; }} &",
+                f"echo $(cat <<E\n{inner}\nE\n)", f"select i in a; do {inner}; done",
             )
         )  # fmt: skip
 
@@ -127,8 +132,10 @@ class LineGenerator:
             elif action < 0.7:
                 end = min(len(line), at + pick.randrange(1, 6))
                 line = line[:end] + line[at:end] + line[end:]
-            elif action < 0.85:
+            elif action < 0.8:
                 line = line.replace(" ", pick.choice((*CONTROLS, "\t", "\u00a0")), 1)
+            elif action < 0.9:
+                line = line[:at] + "\\" + line[at:]  # a backslash before anything
             else:
                 line = line[:at] + pick.choice(SEPARATORS) + self.command() + line[at:]
         return line

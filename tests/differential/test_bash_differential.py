@@ -28,7 +28,7 @@ from tests.differential.generator import ALLOWED, OTHERS, LineGenerator
 from tests.differential.harness import Executed, StubBox, unlisted
 
 SEED = int(os.environ.get("JARVIS_DIFFERENTIAL_SEED", "20261203"))
-LINES = int(os.environ.get("JARVIS_DIFFERENTIAL_LINES", "3000"))
+LINES = int(os.environ.get("JARVIS_DIFFERENTIAL_LINES", "4000"))
 WORKERS = 3
 # The rule sets the gate is asked with: the allow list, and `*` (every plain command),
 # which lets far more lines through to bash and so tests the parse far harder.
