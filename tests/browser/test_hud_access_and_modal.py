@@ -168,7 +168,6 @@ async def test_an_irreversible_request_focuses_deny(browser: Browser, tmp_path: 
         assert (tmp_path / "notes.txt").read_text() == "keep me"
 
 
-@pytest.mark.xfail(strict=True, reason="the server fills `warnings` in branch sec-shell")
 async def test_a_compound_command_focuses_deny_and_says_why(
     browser: Browser, tmp_path: Path
 ) -> None:

@@ -138,6 +138,10 @@ _CATALOG: dict[str, dict[Language, str]] = {
         "ko": "⚠ 작업 폴더 밖을 건드립니다 (outside_workspace)",
         "en": "⚠ reaches outside the workspace (outside_workspace)",
     },
+    "approval.warning.secret_path": {
+        "ko": "⚠ 비밀 정보(키, 자격 증명)가 있는 위치를 가리킵니다 (secret_path)",
+        "en": "⚠ names a location holding secrets (keys, credentials) (secret_path)",
+    },
     "approval.warning.control_chars": {
         "ko": "⚠ 보이지 않는 제어 문자가 들어 있습니다 (control_chars)",
         "en": "⚠ contains invisible control characters (control_chars)",
@@ -153,6 +157,22 @@ _CATALOG: dict[str, dict[Language, str]] = {
     "approval.no_always.unsafe": {
         "ko": "규칙으로 안전하게 표현할 수 없는 명령입니다",
         "en": "the command cannot be captured safely by a rule",
+    },
+    "approval.no_always.runs_code": {
+        "ko": "다른 코드를 실행하게 하는 옵션이 들어 있습니다",
+        "en": "it has an option that makes the program run other code",
+    },
+    "approval.no_always.writes_file": {
+        "ko": "파일을 쓰는 명령은 규칙으로 저장하지 않습니다",
+        "en": "a command that writes files is never saved as a rule",
+    },
+    "approval.no_always.outside_workspace": {
+        "ko": "작업 폴더 밖을 가리킵니다",
+        "en": "it points outside the workspace",
+    },
+    "approval.no_always.invalid_args": {
+        "ko": "인자가 빠졌거나 잘못되어 규칙을 만들 수 없습니다",
+        "en": "the arguments are missing or malformed, so no rule can be made",
     },
     "approval.no_always.wrapper": {
         "ko": "다른 명령을 실행하는 래퍼(env, sh -c, xargs …)입니다",
@@ -252,6 +272,153 @@ _CATALOG: dict[str, dict[Language, str]] = {
     "gate.aborted": {
         "ko": "aborted: 턴이 중단되어 {tool} 승인 요청을 취소했습니다.",
         "en": "aborted: the turn was stopped, so the approval request for {tool} was cancelled.",
+    },
+    # Shell gate: why a bash line was blocked, why it may not run under a rule, why ALWAYS is not
+    # offered, and what an approval request warns about (codes from core/policy).
+    "gate.shell.dangerous": {
+        "ko": "blocked: 위험한 명령이라 실행하지 않았습니다 ({reason}: {command}). 승인으로도 풀 수 없으니 사용자에게 알리세요.",
+        "en": "blocked: a dangerous command was not run ({reason}: {command}); approval cannot unblock it. Tell the user.",
+    },
+    "gate.shell.danger.delete_root": {
+        "ko": "루트, 홈 디렉터리, 시스템 디렉터리나 알 수 없는 경로를 통째로 지우거나 옮김",
+        "en": "deletes or moves the root, the home directory, a system directory or a path only known after expansion",
+    },
+    "gate.shell.danger.find_delete_root": {
+        "ko": "루트나 홈에서 시작하는 find 가 파일을 지우거나 명령을 실행함",
+        "en": "find from the root or home deletes files or runs a command",
+    },
+    "gate.shell.danger.pipe_to_shell": {
+        "ko": "파이프나 치환으로 받은 내용을 셸·인터프리터가 코드로 실행함",
+        "en": "a shell or interpreter runs what a pipe or substitution feeds it",
+    },
+    "gate.shell.danger.download_to_shell": {
+        "ko": "내려받은 내용을 eval 이나 -c 로 실행함",
+        "en": "runs downloaded text with eval or -c",
+    },
+    "gate.shell.danger.fork_bomb": {
+        "ko": "자기 자신을 파이프·백그라운드로 부르는 함수 (fork bomb)",
+        "en": "a function that calls itself in a pipe or the background (a fork bomb)",
+    },
+    "gate.shell.danger.device_write": {
+        "ko": "디스크 장치에 직접 씀",
+        "en": "writes straight to a disk device",
+    },
+    "gate.shell.danger.too_complex": {
+        "ko": "래퍼가 너무 많이 겹치거나 너무 깊거나 커서 끝까지 검사할 수 없음 (명령을 나눠 주세요)",
+        "en": "too deeply wrapped, nested or large to check whole (split the command)",
+    },
+    "gate.shell.danger.disk_tool": {
+        "ko": "파일시스템을 만들거나 디스크를 지우는 도구",
+        "en": "makes a filesystem or wipes a disk",
+    },
+    "gate.shell.unsafe.parse_error": {
+        "ko": "명령을 끝까지 해석할 수 없습니다",
+        "en": "the line could not be fully parsed",
+    },
+    "gate.shell.unsafe.command_substitution": {
+        "ko": "$(…) 나 `…` 로 다른 명령의 출력을 씁니다",
+        "en": "it uses another command's output through $(…) or `…`",
+    },
+    "gate.shell.unsafe.process_substitution": {
+        "ko": "<(…) 로 다른 명령을 실행합니다",
+        "en": "it runs another command through <(…)",
+    },
+    "gate.shell.unsafe.write_redirection": {
+        "ko": "> 로 파일에 씁니다",
+        "en": "it writes a file with >",
+    },
+    "gate.shell.unsafe.expansion": {
+        "ko": "$변수나 {a,b} 처럼 실행할 때에야 정해지는 부분이 있습니다",
+        "en": "part of it is only known when it runs ($VAR, {a,b})",
+    },
+    "gate.shell.unsafe.dynamic_eval": {
+        "ko": "eval, source, exec 로 보이지 않는 코드를 실행합니다",
+        "en": "it runs code that is not in the line (eval, source, exec)",
+    },
+    "gate.shell.unsafe.compound": {
+        "ko": "if, for, 함수 같은 복합 구문이 있습니다",
+        "en": "it has if/for/while/case or a function",
+    },
+    "gate.shell.unsafe.assignment": {
+        "ko": "VAR=값 으로 환경을 바꿉니다",
+        "en": "it sets variables (VAR=value)",
+    },
+    "gate.shell.unsafe.empty": {"ko": "실행할 명령이 없습니다", "en": "there is no command to run"},
+    "gate.shell.unsafe.heredoc_delimiter": {
+        "ko": "heredoc 끝 표시에 따옴표·\\·$ 가 섞여 있어 bash 와 검사기가 다르게 읽을 수 있습니다",
+        "en": "a heredoc delimiter mixes quotes, \\ or $, so bash and the checker can read it differently",
+    },
+    "gate.shell.unsafe.control_character": {
+        "ko": "제어 문자(CR 등)가 있어 bash 와 검사기가 다르게 읽을 수 있습니다",
+        "en": "it holds control characters (such as CR) that bash and the checker read differently",
+    },
+    "gate.shell.unsafe.too_deep": {
+        "ko": "중첩이 너무 깊어 끝까지 검사할 수 없습니다",
+        "en": "it is nested too deeply to check",
+    },
+    "gate.shell.unsafe.too_complex": {
+        "ko": "한 줄에 구문이 너무 많아 검사할 수 없습니다. 명령을 나눠 주세요",
+        "en": "the line has too many parts to check; split it into several commands",
+    },
+    "gate.shell.no_always.compound": {
+        "ko": "여러 명령이 이어져 있어 '항상 허용'을 만들 수 없습니다",
+        "en": "several commands in one line: no standing rule",
+    },
+    "gate.shell.no_always.unsafe": {
+        "ko": "검사기가 확신할 수 없는 구문이 있어 '항상 허용'을 만들 수 없습니다",
+        "en": "it has constructs the checker cannot vouch for: no standing rule",
+    },
+    "gate.shell.no_always.wrapper": {
+        "ko": "다른 명령을 실행하는 명령(env, xargs, find …)이라 '항상 허용'이 모든 명령을 허용하게 됩니다",
+        "en": "it runs other commands (env, xargs, find …): a rule would allow any command",
+    },
+    "gate.shell.no_always.inline_code": {
+        "ko": "셸·인터프리터에 코드를 직접 넘깁니다 (-c, -e, heredoc)",
+        "en": "it hands code straight to a shell or interpreter (-c, -e, heredoc)",
+    },
+    "gate.shell.no_always.runs_code": {
+        "ko": "다른 프로그램을 실행하게 하는 옵션이 있습니다 (git -c, pytest -p …)",
+        "en": "an option makes it run another program (git -c, pytest -p …)",
+    },
+    "gate.shell.no_always.writes_file": {
+        "ko": "파일을 쓰거나 지우는 옵션이 있습니다",
+        "en": "an option makes it write or delete files",
+    },
+    "gate.shell.no_always.outside_workspace": {
+        "ko": "작업 폴더 밖의 경로를 다룹니다",
+        "en": "it works on a path outside the workspace",
+    },
+    "gate.shell.no_always.secret": {
+        "ko": "비밀번호나 토큰처럼 보이는 값이 있어 규칙에 저장하지 않습니다",
+        "en": "it holds what looks like a password or token, which is never saved in a rule",
+    },
+    "gate.shell.no_always.no_standing_consent": {
+        "ko": "이 도구는 '항상 허용'을 받지 않습니다",
+        "en": "this tool never takes a standing rule",
+    },
+    "gate.shell.no_always.glob_chars": {
+        "ko": "경로에 * 나 ? 가 있습니다",
+        "en": "the path holds * or ?",
+    },
+    "gate.shell.no_always.root": {
+        "ko": "작업 폴더 전체라 너무 넓습니다",
+        "en": "the whole workspace is too wide",
+    },
+    "gate.shell.no_always.invalid_args": {
+        "ko": "인자가 없거나 형식이 맞지 않습니다",
+        "en": "arguments are missing or malformed",
+    },
+    "gate.shell.warning.compound": {
+        "ko": "여러 명령 또는 복합 구문",
+        "en": "several commands or shell constructs",
+    },
+    "gate.shell.warning.destructive": {
+        "ko": "지우거나 덮어쓰는 명령",
+        "en": "deletes or overwrites",
+    },
+    "gate.shell.warning.control_chars": {
+        "ko": "보이지 않는 제어·방향 문자가 있음",
+        "en": "holds invisible control or direction characters",
     },
     # The loop's own prompts (never recorded in history).
     "loop.empty_nudge": {

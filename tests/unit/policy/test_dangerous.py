@@ -94,3 +94,25 @@ def test_bad_regex_names_the_regex_and_the_setting() -> None:
     with pytest.raises(ValueError, match=SETTING) as error:
         DangerousMatcher.compile(["ok", "rm ("])
     assert "'rm ('" in str(error.value)
+
+
+def test_a_long_line_is_checked_in_linear_time() -> None:
+    """Python's `re` took 7.9 s on 24 KB of `dd dd dd …` (minutes at 128 KB) and stalled the
+    event loop; RE2 takes milliseconds. No timing threshold: the suite's timeout only guards
+    against the old behaviour coming back."""
+    assert DEFAULT.check("dd " * 43_000) is None
+    assert DEFAULT.check("dd " * 43_000 + "of=/dev/sda") is not None
+
+
+def test_patterns_re2_cannot_run_in_linear_time_are_refused_with_a_reason() -> None:
+    with pytest.raises(ValueError, match="RE2 syntax") as error:
+        DangerousMatcher.compile([r"(?<!x)sudo"])
+    assert SETTING in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["echo rm -rf /", 'grep "rm -rf /" notes.txt', "echo mkfs", "cat <<'EOF'\nrm -rf /\nEOF"],
+)
+def test_the_defaults_only_count_words_where_bash_runs_them(command: str) -> None:
+    assert DEFAULT.check(command) is None

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from jarvis.core.policy.patterns import suggest_pattern
+from jarvis.core.policy.patterns import NO_ALWAYS_REASONS, explain_pattern, suggest_pattern
 from jarvis.core.policy.rules import (
     Rule,
     RuleSet,
@@ -121,3 +121,56 @@ def test_path_suggestion_covers_the_call(path: str) -> None:
 def test_star_suggestion_covers_the_tool() -> None:
     rules = RuleSet([Rule(tool="web_fetch", pattern="*")])
     assert match_any_rules("web_fetch", rules, now_ms=0, fingerprint=None).outcome == "allow"
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "reason"),
+    [
+        ("bash", {"command": "git status && git diff"}, "compound"),
+        ("bash", {"command": "if true; then ls; fi"}, "compound"),
+        ("bash", {"command": "git status > out"}, "unsafe"),
+        ("bash", {"command": "echo $(id)"}, "compound"),  # `id` is a command too
+        ("bash", {"command": 'cat <<E"O"F\nx\nE"O"F\n'}, "unsafe"),
+        ("bash", {"command": "echo a\rb"}, "unsafe"),
+        ("bash", {"command": "echo \u200bx"}, "unsafe"),
+        ("bash", {"command": "FOO=1 make"}, "unsafe"),
+        ("bash", {"command": ""}, "unsafe"),
+        ("bash", {"command": "env git status"}, "wrapper"),
+        ("bash", {"command": "find . -name x"}, "wrapper"),
+        ("bash", {"command": "xargs rm"}, "wrapper"),
+        ("bash", {"command": "sh -c 'ls'"}, "inline_code"),
+        ("bash", {"command": "eval ls"}, "unsafe"),
+        ("bash", {"command": "bash <<'EOF'\nls\nEOF\n"}, "inline_code"),
+        ("bash", {"command": "git -c core.pager=sh log"}, "runs_code"),
+        ("bash", {"command": "git log --ext-diff"}, "runs_code"),
+        ("bash", {"command": "pytest -p evil"}, "runs_code"),
+        ("bash", {"command": "sed 's/a/id/e' f"}, "runs_code"),
+        ("bash", {"command": "pytest -q /tmp/evil"}, "outside_workspace"),
+        ("bash", {"command": "mysql -pHunter2 db"}, "secret"),
+        ("bash", {"command": "curl https://me:pw123456@h/x"}, "secret"),
+        ("bash", {"command": "export TOKEN=abcdef"}, "secret"),
+        ("bash", {}, "invalid_args"),
+        ("bash", {"command": ["ls"]}, "invalid_args"),
+        ("write_file", {"path": "/ws"}, "root"),
+        ("write_file", {"path": "src/*.py"}, "glob_chars"),
+        ("write_file", {}, "invalid_args"),
+    ],
+)
+def test_why_no_always_is_offered(tool: str, args: dict[str, Any], reason: str) -> None:
+    assert explain_pattern(tool, args, WORKSPACE) == (None, reason)
+    assert reason in NO_ALWAYS_REASONS
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git status --short", "sed -i s/a/b/ f", "curl -o out https://h/x", "python x.py -v",
+        "npm run build", "git config user.name me", "find2 . -delete", "ls -la src",
+        "make -C sub test", "tar -czf a.tgz src", "git log -p -1", "awk '{print $1}' f",
+    ],
+)  # fmt: skip
+def test_every_suggestion_is_a_valid_rule_that_covers_its_call(command: str) -> None:
+    pattern, reason = explain_pattern("bash", {"command": command}, WORKSPACE)
+    assert pattern is not None and reason is None
+    rules = RuleSet([Rule(tool="bash", pattern=pattern)])
+    assert match_shell_rules(analyze_shell(command), rules, now_ms=0, fingerprint=None).rule

@@ -115,7 +115,7 @@ BYPASS_TABLE = [
     ("timeout 5 rm x", ANY_BUT_RM, DENY),
     ("xargs rm", ANY_BUT_RM, DENY),
     ("find . -exec rm {} \\;", ANY_BUT_RM, DENY),
-    ("sh -c 'git status'", ANY_BUT_RM, ALLOW),
+    ("sh -c 'git status'", ANY_BUT_RM, ASK),  # inline code: not even `*` covers it
     ('bash -c "rm -rf x"', ANY_BUT_RM, DENY),
     ("bash -ec 'rm x'", ANY_BUT_RM, DENY),
     ("sh -c 'eval \"rm -rf x\"'", ANY_BUT_RM, DENY),
@@ -166,3 +166,101 @@ def test_rules_for_other_tools_never_match_bash() -> None:
     rules = RuleSet([Rule(tool="write_file", pattern="**"), Rule(tool="web_fetch")])
     match = match_shell_rules(analyze_shell("ls"), rules, now_ms=0, fingerprint=None)
     assert match.outcome == "none"
+
+
+# Lines that once ran a hidden command under another command's rule (tree-sitter and bash
+# disagreed); each must ask.
+HIDDEN_COMMANDS = [
+    ('cat <<E"O"F\nEOF\nrm -rf x\nE"O"F\n', ("allow cat",)),
+    ("cat <<\\EOF\nEOF\nrm -rf x\n\\EOF\n", ("allow cat",)),
+    ("cat <<E\\OF\nEOF\nrm -rf x\nE\\OF\n", ("allow cat",)),
+    ("echo a \\\r\nrm -rf x", ("allow echo",)),
+    ("echo a \\\r\nrm -rf x", ("allow echo", "allow rm")),  # argv differs from what bash runs
+]
+
+
+@pytest.mark.parametrize(("command", "specs"), HIDDEN_COMMANDS)
+def test_hidden_commands_ask(command: str, specs: tuple[str, ...]) -> None:
+    assert outcome(command, specs) == ASK
+
+
+# The argument policy on top of a rule: flags that run other code never ride on a rule.
+ARGUMENT_POLICY = [
+    ("git log --oneline", ("allow git log",), ALLOW),
+    ("git log --ext-diff", ("allow git log",), ASK),
+    ("git -c core.pager=sh log", ("allow git",), ASK),
+    ("git diff --output=/tmp/x", ("allow git diff",), ASK),
+    ("git submodule foreach 'rm -rf x'", ("allow git submodule",), ASK),
+    ("git config core.fsmonitor x", ("allow git config",), ASK),
+    ("git config user.name x", ("allow git config",), ALLOW),
+    ("npm run build --script-shell=./x", ("allow npm run",), ASK),
+    ("npm run build", ("allow npm run",), ALLOW),
+    ("pytest -p evil", ("allow pytest",), ASK),
+    ("pytest -q tests", ("allow pytest",), ALLOW),
+    ("find . -name x -exec rm {} +", ("allow *",), ASK),
+    ("find . -delete", ("allow *",), ASK),
+    ("find . /etc -name x", ("allow *",), ASK),
+    ("find . -name x", ("allow *",), ALLOW),
+    ("xargs rm < list", ("allow *",), ASK),
+    ("env FOO=1 ls", ("allow *",), ASK),
+    ("sed -i s/a/b/ f", ("allow sed",), ASK),
+    ("sed -i s/a/b/ f", ("allow sed -i",), ALLOW),
+    ("sed 's/a/id/e' f", ("allow sed",), ASK),
+    ("awk 'BEGIN{system(\"id\")}'", ("allow awk",), ASK),
+    ("tar -xf a.tar --to-command=sh", ("allow tar",), ASK),
+    ("rsync -e 'sh -c id' a b", ("allow rsync",), ASK),
+    ("ssh -o ProxyCommand=id h", ("allow ssh",), ASK),
+    ("python -c 'import os'", ("allow python",), ASK),
+    ("python script.py", ("allow python",), ALLOW),
+    ("ls && git log --ext-diff", ("allow ls", "allow git log"), ASK),
+    # deny rules now look through runners too
+    ("uv run rm -rf x", ("allow *", "deny rm"), DENY),
+    ("npx rimraf x", ("allow *", "deny rimraf"), DENY),
+]
+
+
+@pytest.mark.parametrize(("command", "specs", "expected"), ARGUMENT_POLICY)
+def test_argument_policy_under_rules(command: str, specs: tuple[str, ...], expected: str) -> None:
+    assert outcome(command, specs) == expected
+
+
+def test_an_argument_refusal_says_why() -> None:
+    match = match_shell_rules(
+        analyze_shell("git log --ext-diff"), rules_of("allow git"), now_ms=0, fingerprint=None
+    )
+    assert (match.outcome, match.reason) == ("none", "runs_code")
+
+
+def test_deny_through_a_wrapper_chain() -> None:
+    """Looked through up to 64 wrapper levels; longer chains are blocked as dangerous
+    (`too_complex`, see test_destructive) before rules are consulted."""
+    assert outcome("nice " * 40 + "rm -rf x", ANY_BUT_RM) == DENY
+    assert outcome("nice " * 5000 + "rm -rf x", ANY_BUT_RM) != ALLOW
+
+
+@pytest.mark.parametrize(
+    ("command", "specs"),
+    [
+        ("bash <<'EOF'\nrm -rf ~\nEOF", ("allow bash",)),
+        ("python3 <<< 'import os; os.system(\"id\")'", ("allow python3",)),
+        ("cat x | bash", ("allow cat", "allow bash")),
+        ("cat x | sh -s", ("allow cat", "allow sh")),
+        ("node - <<'EOF'\nx\nEOF", ("allow node",)),
+    ],
+)
+def test_a_shell_reading_code_from_its_input_asks(command: str, specs: tuple[str, ...]) -> None:
+    """`bash <<'EOF' ... EOF` is `bash -c` in disguise: the heredoc is code the rule never saw."""
+    assert outcome(command, specs) == ASK
+
+
+@pytest.mark.parametrize(
+    ("command", "specs"),
+    [
+        ("cat x | bash build.sh", ("allow cat", "allow bash")),
+        ("python3 x.py < in.txt", ("allow python3",)),
+    ],
+)
+def test_a_script_file_with_data_on_its_input_is_covered(
+    command: str, specs: tuple[str, ...]
+) -> None:
+    assert outcome(command, specs) == ALLOW

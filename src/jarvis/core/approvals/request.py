@@ -1,8 +1,11 @@
-"""What an approval request shows: every argument key, values shortened server-side."""
+"""What an approval request shows: every argument key, values shortened server-side (except
+the keys a tool asks to show whole, such as bash's `command`: what the human approves must be
+all of what runs)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
@@ -10,6 +13,9 @@ from pydantic import BaseModel, Field
 
 AnswerOption = Literal["allow", "always", "deny"]
 VALUE_PREVIEW_CHARS = 300
+# A value shown whole is still bounded: `bash -c` cannot take more than the kernel's limit for
+# one argument (MAX_ARG_STRLEN, 128 KiB), so nothing longer can run.
+WHOLE_VALUE_CHARS = 131_072
 _QUERY_PREVIEW_CHARS = 40
 
 
@@ -47,8 +53,14 @@ class ApprovalRequest(BaseModel):
     timeout_sec: float = Field(0, description="Seconds the human has to answer.")
 
 
-def preview_args(args: dict[str, Any], limit: int = VALUE_PREVIEW_CHARS) -> list[ArgPreview]:
-    return [_preview(key, value, limit) for key, value in args.items()]
+def preview_args(
+    args: dict[str, Any], limit: int = VALUE_PREVIEW_CHARS, *, whole: Collection[str] = ()
+) -> list[ArgPreview]:
+    """Every key; values cut at `limit`, those of `whole` keys at `WHOLE_VALUE_CHARS`."""
+    return [
+        _preview(key, value, WHOLE_VALUE_CHARS if key in whole else limit)
+        for key, value in args.items()
+    ]
 
 
 def _preview(key: str, value: Any, limit: int) -> ArgPreview:

@@ -7,6 +7,7 @@ from jarvis.common.clock import Clock
 from jarvis.common.i18n import Language, t
 from jarvis.common.logging import get_logger
 from jarvis.core.approvals.audit import AuditLog, AuditRecord
+from jarvis.core.policy.destructive import DANGER_CODES
 from jarvis.core.policy.rule_store import ChangeListener, RuleChange
 from jarvis.core.policy.sandbox import Decision, Sandbox
 from jarvis.core.tools.base import Tool
@@ -71,7 +72,7 @@ class Gate:
         elif reason == "secret_path":
             text = t("gate.secret_path", lang, path=decision.detail, tool=tool)
         elif reason == "dangerous":
-            text = t("gate.dangerous", lang, pattern=decision.detail)
+            text = _dangerous_line(decision.detail, lang)
         elif reason.startswith("rule:"):
             origin = reason.removeprefix("rule:")
             text = t("gate.rule_denied", lang, origin=origin, pattern=decision.detail, tool=tool)
@@ -95,6 +96,15 @@ class Gate:
             denial=denial,  # type: ignore[arg-type]
             details={"decision": decision.as_dict()},
         )
+
+
+def _dangerous_line(detail: str, lang: Language) -> str:
+    """Judged on argv (`code: command`) or by a regex of the configured list."""
+    code, _, command = detail.partition(": ")
+    if code in DANGER_CODES:
+        why = t(f"gate.shell.danger.{code}", lang)
+        return t("gate.shell.dangerous", lang, reason=why, command=command)
+    return t("gate.dangerous", lang, pattern=detail)
 
 
 def rule_change_recorder(audit: AuditLog, clock: Clock) -> ChangeListener:

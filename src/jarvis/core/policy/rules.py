@@ -4,7 +4,10 @@ API:
 - `Rule`: one rule as stored in YAML. Validation is strict so a typo never widens a rule:
   unknown keys, an empty or unbalanced bash pattern, a relative path pattern that climbs out of
   the workspace, a bad timestamp, or a pattern other than `*` for a tool that takes none are
-  errors.
+  errors. A bash allow rule whose first word is a wrapper (`find`, `xargs`, `env`, `sudo`...),
+  `eval`/`source`/`exec`, or whose words make the program run other code (`sh -c`, `git -c`,
+  `pytest -p`: see `argv_policy.pattern_refusal`) is an error too, and no bash rule may hold a
+  secret-looking word (`secrets.secret_in`), also when hand-written.
 - `RuleSet(rules)`: rules compiled once per load (bash patterns tokenised and indexed by first
   word, path globs compiled); iterable and sized. Every match function takes one.
 - `match_shell_rules(analysis, rules, *, now_ms, fingerprint) -> RuleMatch`
@@ -19,12 +22,16 @@ Semantics:
 - bash allow: exact token prefix of the words as written (`git status` covers `git status -s`,
   not `git stash`, `./git status`, `env git status` or `FOO=1 git status`). `*` covers any
   simple command, and a trailing ` *` is the same as leaving it out (`uv run *` == `uv run`).
-  A line is allowed only when it is safe (see `shell.py`) and *every* simple command is covered;
-  each gets its most specific rule (`RuleMatch.rules`, in command order).
+  A line is allowed only when it is safe (see `shell.py`) and *every* simple command is covered:
+  its most specific rule matches and the program's argument policy accepts the whole argv
+  (`argv_policy.argument_refusal`: `git log --ext-diff`, `find -exec`, `sed -i` beyond a `sed`
+  rule and `sh -c` under `*` ask, with the refusal's reason as `RuleMatch.reason`). Each command
+  names its rule (`RuleMatch.rules`, in command order).
 - bash deny is best effort and errs toward blocking: it checks every simple command (also inside
   substitutions), matches the command name's basename too (`/bin/rm` for `rm`), looks inside
-  `sh -c '..'` and `eval ..`, and tries every position after a wrapper (`env`, `xargs`,
-  `timeout`, `find -exec` ...). Allow is exact and errs toward asking.
+  `sh -c '..'` and `eval ..`, and tries the words after a wrapper or runner (`env`, `xargs`,
+  `timeout`, `find -exec`, `uv run`, `npx` ...; see `unwrap`). Allow is exact and errs toward
+  asking.
 - write_file/edit_file: glob over the lexically normalised path (`*` and `?` stay inside one
   directory, `**` crosses any depth, nothing else is special). Relative patterns match paths
   inside the workspace, absolute patterns the absolute path; so `*` is the workspace root's
@@ -51,8 +58,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
+from jarvis.core.policy.argv_policy import command_refusal, pattern_refusal
 from jarvis.core.policy.network import normalise_host_pattern
-from jarvis.core.policy.shell import WRAPPER_COMMANDS, ShellAnalysis, SimpleCommand, analyze_shell
+from jarvis.core.policy.programs import program_name
+from jarvis.core.policy.secrets import secret_in
+from jarvis.core.policy.shell import ShellAnalysis, SimpleCommand
+from jarvis.core.policy.unwrap import views
 
 SHELL_TOOLS = frozenset({"bash"})
 PATH_TOOLS = frozenset({"write_file", "edit_file"})
@@ -64,8 +75,6 @@ RuleAction = Literal["allow", "deny"]
 MatchOutcome = Literal["allow", "deny", "none"]
 
 _TRAILING_ANY = re.compile(r"\s+\*\s*\Z")
-_SHELLS = frozenset({"ash", "bash", "dash", "ksh", "sh", "zsh"})
-_MAX_UNWRAP = 3  # nesting depth of `sh -c` / `eval` scripts looked into for deny rules
 
 
 class Rule(BaseModel):
@@ -93,7 +102,7 @@ class Rule(BaseModel):
             _iso_ms(self.granted_at)
         self._expires_ms = None if self.expires_at is None else _iso_ms(self.expires_at)
         if self.tool in SHELL_TOOLS:
-            self._tokens = _shell_tokens(self.pattern)
+            self._tokens = _shell_tokens(self.pattern, self.action)
             self._canonical = shlex.join(self._tokens) if self._tokens else ANY_PATTERN
         elif self.tool in PATH_TOOLS:
             self._canonical = _normalise_glob(self.pattern)
@@ -222,6 +231,9 @@ def match_shell_rules(
         entry = _allow_entry(command.words, rules._allow, now_ms, fingerprint)
         if entry is None:
             return NO_MATCH
+        refusal = command_refusal(command, consented=entry.specificity)
+        if refusal is not None:
+            return RuleMatch("none", reason=refusal.reason)  # see argv_policy
         covering.append(entry.rule)
     return RuleMatch("allow", tuple(covering), "allow_rule")
 
@@ -294,13 +306,18 @@ def _iso_ms(text: str) -> int:
     return int(moment.timestamp() * 1000)
 
 
-def _shell_tokens(pattern: str) -> tuple[str, ...]:
+def _shell_tokens(pattern: str, action: RuleAction) -> tuple[str, ...]:
     text = pattern.strip()
     if text == ANY_PATTERN:
         return ()
     tokens = tuple(shlex.split(_TRAILING_ANY.sub("", text)))
     if not tokens:
         raise ValueError("a bash pattern needs at least one word (or '*')")
+    if secret_in(tokens) is not None:
+        raise ValueError("a bash pattern must not hold a password, token or other secret")
+    refusal = pattern_refusal(tokens) if action == "allow" else None
+    if refusal is not None:
+        raise ValueError(refusal)
     return tokens
 
 
@@ -364,58 +381,17 @@ def _allow_entry(
 
 
 def _deny_entry(command: SimpleCommand, index: _ShellIndex, now_ms: int) -> _Entry | None:
-    for view in _deny_views(command.argv, 0):
-        name, base = view[0], _basename(view[0])
+    for words, start in views(command.argv):
+        name, base = words[start], program_name(words[start])
         for key in (name, base) if base != name else (name,):
             for entry in index.by_first.get(key, ()):
-                tail = entry.tokens[1:]
-                if view[1 : entry.specificity] == tail and _in_force(entry, now_ms, None):
+                tail = words[start + 1 : start + entry.specificity]
+                if tail == entry.tokens[1:] and _in_force(entry, now_ms, None):
                     return entry
         for entry in index.any:
             if _in_force(entry, now_ms, None):
                 return entry
     return None
-
-
-def _deny_views(argv: tuple[str, ...], depth: int) -> Iterator[tuple[str, ...]]:
-    """The command as written, plus the commands it would run through wrappers and scripts."""
-    if not argv:
-        return
-    yield argv
-    if depth >= _MAX_UNWRAP:
-        return
-    if _basename(argv[0]) in WRAPPER_COMMANDS:
-        for start in range(1, len(argv)):
-            yield argv[start:]
-            yield from _script_views(argv[start:], depth)
-    else:
-        yield from _script_views(argv, depth)
-
-
-def _script_views(argv: tuple[str, ...], depth: int) -> Iterator[tuple[str, ...]]:
-    script = _inline_script(argv)
-    if script is not None:
-        for inner in analyze_shell(script).commands:
-            yield from _deny_views(inner.argv, depth + 1)
-
-
-def _inline_script(argv: tuple[str, ...]) -> str | None:
-    """The code of `eval ..` or `sh [opts] -c CODE`."""
-    name = _basename(argv[0])
-    if name == "eval":
-        return " ".join(argv[1:])
-    if name not in _SHELLS:
-        return None
-    for position, word in enumerate(argv[1:], start=1):
-        if not word.startswith(("-", "+")):
-            return None  # a script file: its contents are not visible here
-        if not word.startswith("--") and "c" in word[1:]:
-            return argv[position + 1] if position + 1 < len(argv) else None
-    return None
-
-
-def _basename(name: str) -> str:
-    return name.rpartition("/")[2]
 
 
 def _locate(raw: str, workspace: Path) -> tuple[str, str | None]:

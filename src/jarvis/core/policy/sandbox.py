@@ -33,6 +33,7 @@ from jarvis.core.plugins.host import PluginHost
 from jarvis.core.policy.boundary import Boundary
 from jarvis.core.policy.boundary_rules import has_rules, match_host_rules, match_target_rules
 from jarvis.core.policy.dangerous import DangerousMatcher
+from jarvis.core.policy.destructive import home_directory, judge_command
 from jarvis.core.policy.fence import (
     FILE_TOOLS,
     FREE,
@@ -43,7 +44,8 @@ from jarvis.core.policy.fence import (
 )
 from jarvis.core.policy.network import url_host
 from jarvis.core.policy.paths import Target
-from jarvis.core.policy.patterns import suggest_pattern
+from jarvis.core.policy.patterns import explain_pattern, suggest_pattern
+from jarvis.core.policy.request_warnings import shell_warnings
 from jarvis.core.policy.role_policy import RolePolicy
 from jarvis.core.policy.rule_store import RuleFileError, RuleStore
 from jarvis.core.policy.rules import (
@@ -186,6 +188,10 @@ class Sandbox:
             return Decision("block", f"plugin:{blocked.plugin}", detail=blocked.reason)
         command = call.arguments.get("command")
         if tool.name in SHELL_TOOLS and isinstance(command, str):
+            # judged on the parsed form first; the regex list is the configurable extra layer
+            danger = judge_command(command, home_directory())
+            if danger is not None:
+                return Decision("block", "dangerous", detail=danger.describe())
             pattern = self._dangerous.check(command)
             if pattern is not None:
                 return Decision("block", "dangerous", detail=pattern)
@@ -321,12 +327,19 @@ class Sandbox:
         return match_any_rules(tool.name, rules, now_ms=now, fingerprint=current)
 
     def _request(self, tool: Tool, call: ToolCall, ctx: ToolCallContext) -> ApprovalRequest:
-        pattern = suggest_pattern(tool.name, call.arguments, self.workspace)
+        pattern, no_always = explain_pattern(tool.name, call.arguments, self.workspace)
         options: list[AnswerOption] = ["allow", "deny"]
         if pattern is not None and self.accepts_standing_consent(tool.name):
             options = ["allow", "always", "deny"]
-        else:
-            pattern = None
+        elif pattern is not None:
+            pattern, no_always = None, "no_standing_consent"
+        warnings: list[str] = []
+        whole: tuple[str, ...] = ()
+        command = call.arguments.get("command")
+        if tool.name in SHELL_TOOLS and isinstance(command, str):
+            warnings = shell_warnings(command, analyze_shell(command))
+            whole = ("command",)  # what the human approves is all of what runs
+        warnings += [w for w in self.boundary_warnings(tool, call) if w not in warnings]
         now = self.clock.now_ms()
         timeout = self.settings.approval_timeout_sec
         return ApprovalRequest(
@@ -338,10 +351,12 @@ class Sandbox:
             tool_call_id=call.id,
             tool=tool.name,
             source=tool.source.label(),
-            args=preview_args(call.arguments),
+            args=preview_args(call.arguments, whole=whole),
             options=options,
             pattern=pattern,
             irreversible=tool.destructive,
+            warnings=warnings,
+            no_always_reason=no_always,
             created_ms=now,
             expires_ms=now + int(timeout * 1000),
             timeout_sec=timeout,
