@@ -7,6 +7,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from playwright.async_api import expect
+
+# Expectations wait for a condition; the limit only stops a hung test, so it is generous (a busy
+# 2-core CI machine renders slowly, and a short budget would make tests depend on load).
+expect.set_options(timeout=60_000)
 
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = [

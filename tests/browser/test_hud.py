@@ -84,7 +84,7 @@ async def test_timeout_line_and_activity_entry(browser: Browser, tmp_path: Path)
         page = await open_hud(browser, server.launch_url())
         await say(page, "deploy")
         await expect(page.locator("#modal-countdown")).to_contain_text("초 남음")
-        await expect(page.locator("#modal")).to_be_hidden(timeout=5000)
+        await expect(page.locator("#modal")).to_be_hidden()
         await expect(page.locator(".msg.assistant").last).to_have_text(
             t("approval.timeout_turn_end", tools="bash")
         )

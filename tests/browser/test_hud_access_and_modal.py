@@ -175,7 +175,7 @@ async def test_a_compound_command_focuses_deny_and_says_why(
         page = await open_hud(browser, server.launch_url())
         await say(page, "tidy")
         await expect(page.locator("#modal")).to_be_visible()
-        await expect(page.locator("#modal-warnings")).to_contain_text("compound", timeout=2000)
+        await expect(page.locator("#modal-warnings")).to_contain_text("compound")
         await expect(page.locator("#modal-buttons button[data-answer=deny]")).to_be_focused()
 
 

@@ -35,7 +35,7 @@ async def test_allow_clicked_on_b_runs_the_tool_in_a(
         request = await tab_a.next("approval_request")
         assert request["tool"] == "bash"
         modal = page.locator("#modal")
-        await expect(modal).to_be_visible(timeout=10_000)
+        await expect(modal).to_be_visible()
         await expect(page.locator("#modal-args dd")).to_have_text("echo crossed-over")
 
         await page.click("#modal-buttons button[data-answer=allow]")
