@@ -67,7 +67,7 @@ async def test_an_answer_during_a_cut_is_refused_and_the_socket_stays(
         proxy.cut()
         async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
             answered = await http.post(f"/api/approvals/{request['id']}", json={"answer": "allow"})
-        assert answered.status_code == 503
+        assert answered.status_code == 503, answered.text
         await tab.send(type="approval", id=request["id"], answer="allow")
         error = await tab.next("error")
         assert error["code"] == 503 and "database unavailable" in error["message"]

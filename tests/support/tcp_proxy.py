@@ -25,6 +25,7 @@ class TcpProxy:
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
         self.connections = 0  # accepted so far
+        self._cuts = 0
 
     def start(self) -> None:
         self._thread.start()
@@ -61,6 +62,7 @@ class TcpProxy:
         )
 
     async def _close(self) -> None:
+        self._cuts += 1
         if self._server is not None:
             self._server.close()
             self._server = None
@@ -72,12 +74,21 @@ class TcpProxy:
 
     async def _serve(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
         self.connections += 1
+        if self._server is None:  # accepted just before a cut, handled just after it
+            client_w.transport.abort()
+            return
+        self._writers.add(client_w)
+        cuts = self._cuts
         try:
             server_r, server_w = await asyncio.open_connection(*self.target)
         except OSError:
             client_w.transport.abort()
             return
-        self._writers.update((client_w, server_w))
+        if cuts != self._cuts:  # cut while we were connecting: this path is gone too
+            for writer in (client_w, server_w):
+                writer.transport.abort()
+            return
+        self._writers.add(server_w)
         with contextlib.suppress(asyncio.CancelledError):  # stop() cancels every pipe
             await asyncio.gather(
                 _pipe(client_r, server_w), _pipe(server_r, client_w), return_exceptions=True
