@@ -20,6 +20,32 @@ _CATALOG: dict[str, dict[Language, str]] = {
         "ko": "입력에 실행될 수 있는 스크립트 패턴({pattern})이 있어 받지 않았습니다.",
         "en": "The input contains an executable script pattern ({pattern}) and was refused.",
     },
+    # Files and storage errors
+    "files.config_unreadable": {
+        "ko": "{path}: 설정 파일을 읽을 수 없습니다 ({reason}). 파일 권한을 확인하세요 "
+        "(chmod u+r).",
+        "en": "{path}: cannot read the settings file ({reason}). Check its permissions "
+        "(chmod u+r).",
+    },
+    "files.config_not_utf8": {
+        "ko": "{path}: UTF-8 텍스트가 아닙니다 ({position}번째 바이트). UTF-8 로 다시 저장하세요.",
+        "en": "{path}: not UTF-8 text (byte {position}). Save it again as UTF-8.",
+    },
+    "files.data_unreadable": {
+        "ko": "{path}: 데이터 파일을 읽을 수 없습니다 ({reason}). 파일 권한을 고치거나, 고칠 수 "
+        "없으면 다른 이름으로 옮겨 두고 다시 시작하세요.",
+        "en": "{path}: cannot read this data file ({reason}). Fix its permissions, or move it "
+        "aside and start again.",
+    },
+    "files.session_create_failed": {
+        "ko": "세션 파일을 만들 수 없습니다: {path} ({reason}). 디스크 공간과 권한을 확인하세요.",
+        "en": "Cannot create the session file {path} ({reason}). Check free disk space and "
+        "permissions.",
+    },
+    "files.write_failed": {
+        "ko": "{path} 에 쓰지 못했습니다 ({reason}). 디스크 공간과 권한을 확인하세요.",
+        "en": "Could not write to {path} ({reason}). Check free disk space and permissions.",
+    },
     # Denial flow: the turn ends by code with one of these lines.
     "approval.denied_turn_end": {
         "ko": "승인이 거부되어 {tools} 실행을 멈췄습니다. 필요하면 다시 요청해 주세요.",
