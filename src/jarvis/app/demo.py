@@ -60,4 +60,5 @@ def _demo_judgement(ctx: LLMContext) -> FauxResponse:
 
 
 def demo_provider() -> FauxProvider:
-    return FauxProvider(script=demo_response)
+    # The demo answers from the context alone; it keeps no log of what it was shown.
+    return FauxProvider(script=demo_response, keep_calls=0)

@@ -3,6 +3,13 @@
 The whole home is watched (recursively), not the three folders, so a folder created or moved in
 after start-up is seen; the filter drops everything else (sessions, audit log) before Python
 sees it. Sessions re-read the registry every turn, so a reload shows up on the next turn.
+
+Reading a folder runs user code (a tool's or plugin's module body) and file I/O, so it happens
+in a worker thread; only swapping the result into the registry, skills or plugin host runs on
+the event loop. A tool whose import sleeps for seconds delays its own folder, never a request.
+Reloads are serialised (one folder read at a time), so loaders never run concurrently.
+`initial_load` stays synchronous for callers without a running server (the admin CLI, and
+start-up with watching off, before the server accepts connections).
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from jarvis.core.extensions import (
     PluginLoader,
     SkillRegistry,
     UserToolLoader,
+    read_skills,
 )
 from jarvis.core.plugins import PluginHost
 from jarvis.core.tools.registry import ToolRegistry
@@ -42,19 +50,22 @@ class ExtensionWatcher:
         self._skills = skills
         self._tools = UserToolLoader(self.home / "tools")
         self._plugins = PluginLoader(self.home / "plugins", plugins)
-        self._loaders: dict[str, Callable[[], None]] = {
-            "tools": self._load_tools,
-            "skills": self._load_skills,
-            "plugins": self._load_plugins,
+        self._readers: dict[str, Callable[[], Callable[[], None]]] = {
+            "tools": self._read_tools,
+            "skills": self._read_skills,
+            "plugins": self._read_plugins,
         }
+        self._reload_lock = asyncio.Lock()
         self._folder_failures: dict[str, ExtensionStatus] = {}
         self._logged: set[str] = set()
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
     def initial_load(self) -> None:
-        """Read all three folders now (also what start() does once it is watching)."""
-        self.reload(_KINDS)
+        """Read all three folders now, on this thread (no running server to keep serving)."""
+        for folder in _KINDS:
+            self._settle(folder, self._read(folder))
+        self._log_new_errors()
 
     async def start(self) -> None:
         if self._task is not None:
@@ -65,7 +76,7 @@ class ExtensionWatcher:
         # The task's first step creates the OS watches before its first await; after it, one
         # full read catches anything changed before the watches existed.
         await asyncio.sleep(0)
-        self.initial_load()
+        await self.reload(_KINDS)
 
     async def stop(self) -> None:
         task, self._task = self._task, None
@@ -74,18 +85,32 @@ class ExtensionWatcher:
         self._stop.set()
         await task
 
-    def reload(self, folders: Iterable[str]) -> None:
-        """Re-read these folders; one that fails unexpectedly does not stop the others."""
-        for folder in folders:
-            try:
-                self._loaders[folder]()
-                self._folder_failures.pop(folder, None)
-            except Exception as exc:
-                _log.exception("reloading %s failed", self.home / folder)
-                self._folder_failures[folder] = ExtensionStatus(
-                    _KINDS[folder], folder, self.home / folder, ok=False, detail=f"{exc!r}"
-                )
-        self._log_new_errors()
+    async def reload(self, folders: Iterable[str]) -> None:
+        """Re-read these folders off the event loop; one that fails unexpectedly does not stop
+        the others."""
+        async with self._reload_lock:
+            for folder in folders:
+                self._settle(folder, await asyncio.to_thread(self._read, folder))
+            self._log_new_errors()
+
+    def _read(self, folder: str) -> Callable[[], None] | Exception:
+        try:
+            return self._readers[folder]()
+        except Exception as exc:
+            return exc
+
+    def _settle(self, folder: str, read: Callable[[], None] | Exception) -> None:
+        """Apply one folder's read, or record why the folder failed."""
+        try:
+            if isinstance(read, Exception):
+                raise read
+            read()
+            self._folder_failures.pop(folder, None)
+        except Exception as exc:
+            _log.exception("reloading %s failed", self.home / folder)
+            self._folder_failures[folder] = ExtensionStatus(
+                _KINDS[folder], folder, self.home / folder, ok=False, detail=f"{exc!r}"
+            )
 
     def status(self) -> list[ExtensionStatus]:
         """Loaded tools, skills and plugins, then every file or folder that failed and why."""
@@ -103,7 +128,7 @@ class ExtensionWatcher:
                 stop_event=self._stop,
                 recursive=True,
             ):
-                self.reload(sorted({self._folder_of(path) for _, path in changes}))
+                await self.reload(sorted({self._folder_of(path) for _, path in changes}))
         except Exception:
             # ponytail: a dead watcher (home deleted, inotify limit) is logged, not retried;
             # the extensions loaded so far stay.
@@ -120,14 +145,32 @@ class ExtensionWatcher:
             return ""
         return parts[0] if parts else ""
 
-    def _load_tools(self) -> None:
-        self._registry.replace_layer("user", self._tools.load().tools)
+    # Each reader runs in a worker thread and returns what to apply on the loop.
 
-    def _load_skills(self) -> None:
-        self._skills.load_dir(self.home / "skills")
+    def _read_tools(self) -> Callable[[], None]:
+        tools = self._tools.load().tools
 
-    def _load_plugins(self) -> None:
-        self._plugins.load()
+        def apply() -> None:
+            self._registry.replace_layer("user", tools)
+
+        return apply
+
+    def _read_skills(self) -> Callable[[], None]:
+        folder = self.home / "skills"
+        outcomes = read_skills(folder)
+
+        def apply() -> None:
+            self._skills.apply(folder, outcomes)
+
+        return apply
+
+    def _read_plugins(self) -> Callable[[], None]:
+        result = self._plugins.read()
+
+        def apply() -> None:
+            self._plugins.apply(result)
+
+        return apply
 
     def _log_new_errors(self) -> None:
         """Each failure is logged once, when it first appears; `status()` keeps showing it."""
@@ -135,3 +178,4 @@ class ExtensionWatcher:
         for failure in sorted(current - self._logged):
             _log.warning("extension not loaded: %s", failure)
         self._logged = current
+

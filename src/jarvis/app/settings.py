@@ -176,7 +176,18 @@ class _YamlFileSource(PydanticBaseSettingsSource):
         if not self.path.is_file():
             return {}
         try:
-            data = YAML(typ="safe").load(self.path.read_text(encoding="utf-8"))
+            text = self.path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise SettingsError(
+                t("files.config_not_utf8", _env_language(), path=self.path, position=exc.start)
+            ) from None
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            raise SettingsError(
+                t("files.config_unreadable", _env_language(), path=self.path, reason=reason)
+            ) from None
+        try:
+            data = YAML(typ="safe").load(text)
         except YAMLError as exc:
             raise SettingsError(f"{self.path}: not valid YAML: {exc}") from None
         if data is None:
@@ -195,12 +206,17 @@ def load_settings(**overrides: Any) -> Settings:
     try:
         return Settings(**overrides)
     except ValidationError as exc:
-        lang: Language = "en" if os.environ.get("JARVIS_LANGUAGE") == "en" else "ko"
+        lang = _env_language()
         lines = [
             t("settings.invalid", lang, name=_setting_name(err["loc"]), detail=err["msg"])
             for err in exc.errors()
         ]
         raise SettingsError("\n".join(lines)) from None
+
+
+def _env_language() -> Language:
+    """The language for start-up errors, read before settings exist."""
+    return "en" if os.environ.get("JARVIS_LANGUAGE") == "en" else "ko"
 
 
 def _setting_name(loc: tuple[int | str, ...]) -> str:

@@ -12,6 +12,32 @@ _CATALOG: dict[str, dict[Language, str]] = {
         "ko": "입력이 비어 있습니다. 무엇을 도와드릴까요?",
         "en": "The input is empty. What can I help with?",
     },
+    # Files and storage errors
+    "files.config_unreadable": {
+        "ko": "{path}: 설정 파일을 읽을 수 없습니다 ({reason}). 파일 권한을 확인하세요 "
+        "(chmod u+r).",
+        "en": "{path}: cannot read the settings file ({reason}). Check its permissions "
+        "(chmod u+r).",
+    },
+    "files.config_not_utf8": {
+        "ko": "{path}: UTF-8 텍스트가 아닙니다 ({position}번째 바이트). UTF-8 로 다시 저장하세요.",
+        "en": "{path}: not UTF-8 text (byte {position}). Save it again as UTF-8.",
+    },
+    "files.data_unreadable": {
+        "ko": "{path}: 데이터 파일을 읽을 수 없습니다 ({reason}). 파일 권한을 고치거나, 고칠 수 "
+        "없으면 다른 이름으로 옮겨 두고 다시 시작하세요.",
+        "en": "{path}: cannot read this data file ({reason}). Fix its permissions, or move it "
+        "aside and start again.",
+    },
+    "files.session_create_failed": {
+        "ko": "세션 파일을 만들 수 없습니다: {path} ({reason}). 디스크 공간과 권한을 확인하세요.",
+        "en": "Cannot create the session file {path} ({reason}). Check free disk space and "
+        "permissions.",
+    },
+    "files.write_failed": {
+        "ko": "{path} 에 쓰지 못했습니다 ({reason}). 디스크 공간과 권한을 확인하세요.",
+        "en": "Could not write to {path} ({reason}). Check free disk space and permissions.",
+    },
     # Open-loop explanations: `jarvis openloop explain <id>` and `/openloop explain <id>`.
     "openloop.explain.usage": {
         "ko": "사용법: /openloop explain <id>",

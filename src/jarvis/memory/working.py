@@ -14,6 +14,9 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 NOTE_LIMIT = 20  # oldest notes drop first
+# Items whose recall counts one session keeps; the least recently recalled drop first, so a
+# session of thousands of turns holds a bounded map.
+REHEARSAL_LIMIT = 256
 
 
 class WorkingMemory(BaseModel):
@@ -27,7 +30,10 @@ class WorkingMemory(BaseModel):
     def rehearsed(self, item_ids: list[str]) -> WorkingMemory:
         counts = dict(self.rehearsals)
         for item_id in item_ids:
-            counts[item_id] = counts.get(item_id, 0) + 1
+            # Re-inserted at the end: dict order is then least recently recalled first.
+            counts[item_id] = counts.pop(item_id, 0) + 1
+        for stale in list(counts)[: max(0, len(counts) - REHEARSAL_LIMIT)]:
+            del counts[stale]
         return self.model_copy(update={"rehearsals": counts})
 
 

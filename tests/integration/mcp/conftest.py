@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -38,11 +39,44 @@ def free_port() -> int:
     return port
 
 
-async def wait_for(check: Callable[[], bool], timeout: float = 5.0) -> None:
+async def wait_for(check: Callable[[], bool]) -> None:
+    """Poll until `check()` holds, with no wall-clock budget: a busy machine only makes it
+    slower; pytest's timeout catches a condition that never comes."""
     # Polling: neither the registry nor uvicorn has an event to wait on.
-    async with asyncio.timeout(timeout):
-        while not check():
-            await asyncio.sleep(0.02)
+    while not check():
+        await asyncio.sleep(0.02)
+
+
+@pytest.fixture
+async def prelaunched(tmp_path: Path) -> AsyncIterator[Callable[..., Awaitable[MCPServerConfig]]]:
+    """A stdio demo server whose Python process has started and imported everything before
+    the client connects; the config's command only bridges stdio to it through two FIFOs. A
+    short `timeout` then measures the server's answers, not the machine's start-up speed."""
+    processes: list[asyncio.subprocess.Process] = []
+
+    async def make(name: str, **extra: Any) -> MCPServerConfig:
+        folder = tmp_path / f"fifo-{name}"
+        folder.mkdir()
+        to_server, from_server, ready = folder / "in", folder / "out", folder / "ready"
+        os.mkfifo(to_server)
+        os.mkfifo(from_server)
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, str(DEMO_SCRIPT), "--fifos", str(to_server), str(from_server),
+            "--ready", str(ready),
+        )  # fmt: skip
+        processes.append(process)
+        await wait_for(lambda: ready.exists() or process.returncode is not None)
+        assert process.returncode is None, "the pre-launched demo server died"
+        bridge = ["sh", "-c", 'cat "$1" & exec cat > "$2"', "bridge", str(from_server)]
+        return MCPServerConfig(
+            name=name, transport="stdio", command=[*bridge, str(to_server)], **extra
+        )
+
+    yield make
+    for process in processes:
+        if process.returncode is None:
+            process.kill()
+        await process.wait()
 
 
 @pytest.fixture

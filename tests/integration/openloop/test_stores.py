@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from datetime import datetime
 from pathlib import Path
@@ -13,6 +14,7 @@ from jarvis.agent_layer.openloop.openloop_types import (
     CandidateLoop,
     JudgeFrame,
     LoopScope,
+    OpenLoop,
     OpenLoopConfig,
 )
 from jarvis.agent_layer.openloop.pg_store import PostgresOpenLoopStore
@@ -23,6 +25,7 @@ from jarvis.agent_layer.openloop.store import (
     OpenLoopStore,
 )
 from jarvis.common.clock import Clock
+from jarvis.common.jsonl import DataFileError
 from tests.support.postgres import postgres_dsn
 
 SEOUL = ZoneInfo("Asia/Seoul")
@@ -146,3 +149,43 @@ async def test_jsonl_is_an_append_log_where_the_last_line_wins(tmp_path: Path) -
     assert loop.status == "done"
     await reopened.save([loop.model_copy(update={"status": "open"})])
     assert (await JsonlOpenLoopStore(path).get(loop.id)).status == "open"  # type: ignore[union-attr]
+
+
+def _loop(loop_id: str) -> OpenLoop:
+    return OpenLoop(
+        id=loop_id, agent_id="main", user_id="u", session_id="s", description=loop_id,
+        created_ms=START, updated_ms=START,
+    )  # fmt: skip
+
+
+async def test_jsonl_never_glues_a_record_onto_a_line_torn_while_running(tmp_path: Path) -> None:
+    path = tmp_path / "openloops.jsonl"
+    store = JsonlOpenLoopStore(path)
+    await store.save([_loop("first")])
+    with path.open("a", encoding="utf-8") as handle:  # a write torn after the store loaded
+        handle.write('{"id": "torn", "descr')
+    await store.save([_loop("second")])
+    reopened = JsonlOpenLoopStore(path)
+    assert {lp.id for lp in await reopened.for_user("main", "u")} == {"first", "second"}
+
+
+async def test_jsonl_unreadable_file_is_one_line_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "openloops.jsonl"
+    path.mkdir()  # opening it fails with an OSError, as EACCES would
+    with pytest.raises(DataFileError) as caught:
+        JsonlOpenLoopStore(path)
+    line = caught.value.message("en")
+    assert str(path) in line and "move it aside" in line and "\n" not in line
+
+
+async def test_jsonl_corrupt_lines_cost_one_warning_and_no_other_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "openloops.jsonl"
+    good = _loop("kept").model_dump_json()
+    path.write_bytes(b"\xff\xfe not utf-8\n" + good.encode() + b'\n{"id": 3}\n[1]\n')
+    with caplog.at_level(logging.WARNING, logger="jarvis.openloop"):
+        store = JsonlOpenLoopStore(path)
+    assert [lp.id for lp in await store.for_user("main", "u")] == ["kept"]
+    [warning] = caplog.records
+    assert "skipped 3" in warning.getMessage() and str(path) in warning.getMessage()

@@ -76,3 +76,30 @@ def test_episode_limits() -> None:
     args = ep.tool_calls[0].args
     assert len(args["command"]) == 200 and args["timeout"] == 5 and args["nested"] == "{'k': 'v'}"
     assert ep.metadata == {"overflow": True}
+
+
+async def test_episodes_are_capped_per_person_and_the_word_index_shrinks_with_them() -> None:
+    from jarvis.memory.store import InMemoryItemStore
+
+    store = InMemoryItemStore(episode_limit=50)
+    memory = MemoryService(MemorySettings(), store)
+    held: list[tuple[int, int]] = []
+    for turn in range(1, 1001):
+        await memory.record_episode(episode(turn, f"turn{turn} report word{turn % 7}"))  # type: ignore[arg-type]
+        if turn in (100, 1000):
+            held.append(store.counts())
+    assert held[0] == held[1]  # flat from turn 100 to turn 1,000
+    kept = await memory.episodes("main", "u")
+    assert [e.turn for e in kept] == list(range(951, 1001))  # the oldest went first
+    block = await memory.observe(MemoryScope("main", "u", "s2", 1), "turn10 report")
+    assert "turn10 " not in block  # a forgotten episode is not recalled
+
+
+async def test_rehearsal_counts_are_bounded() -> None:
+    from jarvis.memory.working import REHEARSAL_LIMIT, WorkingMemory
+
+    working = WorkingMemory()
+    for n in range(REHEARSAL_LIMIT * 3):
+        working = working.rehearsed([f"item{n}", "favourite"])
+    assert len(working.rehearsals) == REHEARSAL_LIMIT
+    assert working.rehearsals["favourite"] == REHEARSAL_LIMIT * 3

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -145,3 +145,59 @@ def test_relative_hours_are_absolute_across_a_dst_jump() -> None:
     # Same-zone datetime subtraction is wall time; the elapsed time is in the timestamps.
     assert found is not None
     assert found.due.timestamp() - before.timestamp() == timedelta(hours=2).total_seconds()
+
+
+# ---- DST nights: the clock is injected; ambiguous and missing local times resolve forward ----
+
+NEW_YORK = ZoneInfo("America/New_York")
+BERLIN = ZoneInfo("Europe/Berlin")
+
+
+def _local(zone: ZoneInfo, *fields: int, fold: int = 0) -> datetime:
+    return datetime(*fields, tzinfo=zone, fold=fold)  # type: ignore[misc]
+
+
+def _minutes_ahead(due: datetime, now: datetime) -> float:
+    return (due.timestamp() - now.timestamp()) / 60
+
+
+@pytest.mark.parametrize(
+    ("now", "text", "wall", "ahead"),
+    [
+        # New York falls back at 02:00 EDT on 2026-11-01: 01:00–01:59 happens twice.
+        (_local(NEW_YORK, 2026, 11, 1, 1, 15, fold=1), "at 1:45am", "01:45", 30),  # 2nd pass
+        (_local(NEW_YORK, 2026, 11, 1, 1, 50, fold=0), "at 1:45am", "01:45", 55),  # 1st, passed
+        (_local(NEW_YORK, 2026, 11, 1, 1, 15, fold=0), "at 1:45am", "01:45", 30),  # 1st pass
+        (_local(NEW_YORK, 2026, 11, 1, 1, 15, fold=1), "오전 1시 45분까지", "01:45", 30),
+        # Berlin falls back at 03:00 CEST on 2026-10-25: 02:00–02:59 happens twice.
+        (_local(BERLIN, 2026, 10, 25, 2, 10, fold=1), "at 2:40am", "02:40", 30),
+        (_local(BERLIN, 2026, 10, 25, 2, 50, fold=0), "by 2:40 am", "02:40", 50),
+    ],
+)
+def test_an_ambiguous_local_time_on_the_fall_back_night_is_never_in_the_past(
+    now: datetime, text: str, wall: str, ahead: int
+) -> None:
+    deadline = parse_deadline(text, now, now.tzinfo)  # type: ignore[arg-type]
+    assert deadline is not None
+    assert deadline.due.strftime("%H:%M") == wall
+    assert _minutes_ahead(deadline.due, now) == ahead
+
+
+@pytest.mark.parametrize(
+    ("now", "text", "wall", "ahead"),
+    [
+        # New York springs forward at 02:00 EST on 2026-03-08: 02:00–02:59 never happens.
+        (_local(NEW_YORK, 2026, 3, 8, 1, 30), "at 2:30am", "2026-03-08 03:30", 60),
+        (_local(NEW_YORK, 2026, 3, 7, 22, 0), "내일 오전 2시 30분", "2026-03-08 03:30", 270),
+        # Berlin springs forward at 02:00 CET on 2026-03-29.
+        (_local(BERLIN, 2026, 3, 29, 1, 0), "at 2:15am", "2026-03-29 03:15", 75),
+    ],
+)
+def test_a_local_time_in_the_spring_forward_gap_moves_past_the_gap(
+    now: datetime, text: str, wall: str, ahead: int
+) -> None:
+    deadline = parse_deadline(text, now, now.tzinfo)  # type: ignore[arg-type]
+    assert deadline is not None
+    assert deadline.due.strftime("%Y-%m-%d %H:%M") == wall
+    assert _minutes_ahead(deadline.due, now) == ahead
+    assert deadline.due.astimezone(UTC).astimezone(now.tzinfo) == deadline.due  # a real time

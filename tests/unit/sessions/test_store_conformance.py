@@ -137,3 +137,15 @@ async def test_unknown_session(store: SessionStore) -> None:
         await store.recent("nope", 3)
     with pytest.raises(SessionNotFound):
         await store.history("nope")
+
+
+async def test_history_limit_returns_the_newest_entries_oldest_first(
+    store: SessionStore,
+) -> None:
+    await store.create(SessionInfo(id="h1", created_ms=1))
+    for n in range(1, 6):
+        await store.append("h1", turn(n, n))
+    last_three = await store.history("h1", limit=3)
+    assert [e.message.content for e in last_three] == ["answer 4", "question 5", "answer 5"]
+    assert await store.history("h1", limit=0) == []
+    assert len(await store.history("h1", limit=100)) == len(await store.history("h1")) == 10

@@ -116,33 +116,56 @@ def _with_half(clock: _Clock, half: _Half) -> _Clock:
 
 
 def _at(day: date, hour: int, minute: int, ctx: _Ctx) -> datetime:
-    return datetime.combine(day, time(hour, minute), tzinfo=ctx.tz)
+    """The wall time on `day`, resolved forward on DST nights: a time that happens twice (fall
+    back) is the earlier instant unless that has passed; a time that never happens (spring
+    forward) moves past the gap by its length (02:30 → 03:30)."""
+    wall = datetime.combine(day, time(hour, minute))
+    early, late = wall.replace(tzinfo=ctx.tz, fold=0), wall.replace(tzinfo=ctx.tz, fold=1)
+    if early.utcoffset() == late.utcoffset():
+        return early
+    if _real(early):  # both folds exist: the time is ambiguous
+        return late if _before(early, ctx.now) else early
+    # In the gap, fold=0 reads the wall time with the offset before the jump; that instant
+    # shown in local time is the wall time after the gap.
+    return early.astimezone(UTC).astimezone(ctx.tz)
+
+
+def _real(moment: datetime) -> bool:
+    return moment.astimezone(UTC).astimezone(moment.tzinfo).replace(fold=moment.fold) == moment
+
+
+def _before(a: datetime, b: datetime) -> bool:
+    """Instant order: aware datetimes sharing a tzinfo compare by wall time, ignoring `fold`."""
+    return a.timestamp() < b.timestamp()
 
 
 def _at_clock(clock: _Clock, day: date | None, ctx: _Ctx) -> datetime:
     if day is not None:
         return _at(day + timedelta(days=int(clock.next_day)), clock.hour, clock.minute, ctx)
     due = _at(ctx.today, clock.hour, clock.minute, ctx)
-    return due if due >= ctx.now else due + timedelta(days=1)
+    if not _before(due, ctx.now):
+        return due
+    return _at(ctx.today + timedelta(days=1), clock.hour, clock.minute, ctx)
 
 
 def _at_default(at: time, day: date | None, ctx: _Ctx) -> datetime:
-    due = datetime.combine(day or ctx.today, at, tzinfo=ctx.tz)
-    if due >= ctx.now:
+    due = _at(day or ctx.today, at.hour, at.minute, ctx)
+    if not _before(due, ctx.now):
         return due
     if day is None:
-        return due + timedelta(days=1)
+        return _at(ctx.today + timedelta(days=1), at.hour, at.minute, ctx)
     if day == ctx.today:
-        return datetime.combine(day, _LAST_MINUTE, tzinfo=ctx.tz)
+        return _at(day, _LAST_MINUTE.hour, _LAST_MINUTE.minute, ctx)
     return due
 
 
 def _resolve_ambiguous(clock: _Clock, day: date | None, ctx: _Ctx) -> datetime:
     days = [day] if day is not None else [ctx.today, ctx.today + timedelta(days=1)]
     hours = (clock.hour % 12, clock.hour % 12 + 12)
-    options = sorted(_at(d, h, clock.minute, ctx) for d in days for h in hours)
+    moments = (_at(d, h, clock.minute, ctx) for d in days for h in hours)
+    options = sorted(moments, key=lambda moment: moment.timestamp())
     waking = [o for o in options if o.hour >= _WAKING_FROM_HOUR]
-    ahead = [o for o in waking if o >= ctx.now]
+    ahead = [o for o in waking if not _before(o, ctx.now)]
     return (ahead or waking)[0]
 
 

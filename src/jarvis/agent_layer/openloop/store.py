@@ -6,13 +6,13 @@ the same conversation gives the same AGENDA on every store.
 
 from __future__ import annotations
 
-import json
 import threading
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from jarvis.agent_layer.openloop.openloop_types import OpenLoop
+from jarvis.common.jsonl import DataFileError, JsonlWriter, read_objects, report_skipped
 from jarvis.common.logging import get_logger
 
 _log = get_logger("jarvis.openloop")
@@ -59,38 +59,38 @@ class MemoryOpenLoopStore(OpenLoopStore):
 
 
 class JsonlOpenLoopStore(MemoryOpenLoopStore):
-    """`openloops.jsonl`: read once at start (last line per id wins), then appended to."""
+    """`openloops.jsonl`: read once at start (last line per id wins), then appended to through
+    the shared `JsonlWriter` (a torn last line is never glued onto). A torn or corrupt line is
+    skipped with one warning; a file that cannot be read at all stops start-up with
+    `DataFileError` (one line naming it) rather than silently starting with no loops."""
 
     def __init__(self, path: Path) -> None:
         super().__init__()
         self.path = path
+        self._writer = JsonlWriter(path)
         self._lock = threading.Lock()
-        self._needs_newline = False
         self._load()
 
     def _load(self) -> None:
-        if not self.path.exists():
+        skipped: list[int] = []
+        try:
+            for number, record in read_objects(self.path):
+                try:
+                    loop = OpenLoop.model_validate(record)
+                except ValidationError:
+                    skipped.append(number)
+                    continue
+                self._loops[loop.id] = loop
+        except FileNotFoundError:
             return
-        data = self.path.read_bytes()
-        self._needs_newline = bool(data) and not data.endswith(b"\n")
-        for number, raw in enumerate(data.split(b"\n"), 1):
-            if not raw.strip():
-                continue
-            try:
-                loop = OpenLoop.model_validate(json.loads(raw))
-            except (ValueError, ValidationError):
-                _log.warning("%s:%d: skipped a torn or corrupt line", self.path, number)
-                continue
-            self._loops[loop.id] = loop
+        except OSError as exc:
+            raise DataFileError(self.path, exc.strerror or str(exc)) from None
+        report_skipped(_log, self.path, skipped)
 
     async def save(self, loops: list[OpenLoop]) -> None:
         if not loops:
             return
-        lines = "".join(loop.model_dump_json() + "\n" for loop in loops)
         with self._lock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open("a", encoding="utf-8") as handle:
-                # A crash may have torn the last line; never glue onto it.
-                handle.write(("\n" if self._needs_newline else "") + lines)
-            self._needs_newline = False
+            self._writer.append(loop.model_dump_json() for loop in loops)
         await super().save(loops)

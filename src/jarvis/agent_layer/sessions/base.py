@@ -65,6 +65,7 @@ class SessionStore:
         """The entries of the last `turns` turns, oldest first."""
         raise NotImplementedError
 
-    async def history(self, session_id: str) -> list[SessionEntry]:
-        """Every entry, oldest first (for history views; not on the per-turn path)."""
+    async def history(self, session_id: str, limit: int | None = None) -> list[SessionEntry]:
+        """The last `limit` entries (every entry when None), oldest first (for history views;
+        not on the per-turn path)."""
         raise NotImplementedError

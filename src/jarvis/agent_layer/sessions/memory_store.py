@@ -63,10 +63,13 @@ class MemorySessionStore(SessionStore):
         first = starts[-turns][1] if turns <= len(starts) else 0
         return list(self._entries[session_id][first:])
 
-    async def history(self, session_id: str) -> list[SessionEntry]:
+    async def history(self, session_id: str, limit: int | None = None) -> list[SessionEntry]:
         if session_id not in self._info:
             raise SessionNotFound(session_id)
-        return list(self._entries[session_id])
+        entries = self._entries[session_id]
+        if limit is None:
+            return list(entries)
+        return list(entries[-limit:]) if limit > 0 else []
 
 
 def _title_of(entries: list[SessionEntry]) -> str:

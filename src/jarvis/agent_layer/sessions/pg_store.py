@@ -116,17 +116,20 @@ class PostgresSessionStore(PoolBacked, SessionStore):
             rows = await cursor.fetchall()
         return [_entry(row) for row in rows]
 
-    async def history(self, session_id: str) -> list[SessionEntry]:
+    async def history(self, session_id: str, limit: int | None = None) -> list[SessionEntry]:
         if await self.get_info(session_id) is None:
             raise SessionNotFound(session_id)
+        if limit is not None and limit <= 0:
+            return []
         async with self.pool.connection() as conn:
+            # The newest `limit` rows (LIMIT NULL is no limit), turned back to oldest first.
             cursor = await conn.execute(
                 "SELECT turn, ts_ms, message FROM jarvis_entries WHERE session_id = %s "
-                "ORDER BY seq",
-                (session_id,),
+                "ORDER BY seq DESC LIMIT %s",
+                (session_id, limit),
             )
             rows = await cursor.fetchall()
-        return [_entry(row) for row in rows]
+        return [_entry(row) for row in reversed(rows)]
 
 
 def _info(row: tuple[object, ...]) -> SessionInfo:

@@ -7,13 +7,13 @@ newest `limit` matching records, oldest first. `AuditLog` keeps them in memory (
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
+from jarvis.common.jsonl import JsonlWriter, read_objects, report_skipped
 from jarvis.common.logging import get_logger
 
 _log = get_logger("jarvis.audit")
@@ -57,31 +57,28 @@ class AuditLog:
 
 
 class JsonlAuditLog(AuditLog):
-    """`audit.jsonl`: appended one line at a time; torn lines are skipped on read."""
+    """`audit.jsonl`: appended one line at a time (the shared `JsonlWriter`: a torn last line
+    is never glued onto); torn or corrupt lines are skipped on read with one warning."""
 
     def __init__(self, path: Path) -> None:
         super().__init__()
         self.path = path
+        self._writer = JsonlWriter(path)
 
     async def append(self, record: AuditRecord) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        line = (record.model_dump_json() + "\n").encode()
-        with self.path.open("ab+") as handle:
-            if handle.tell() > 0:
-                handle.seek(-1, 2)
-                if handle.read(1) != b"\n":  # a line torn by a crash: don't glue onto it
-                    line = b"\n" + line
-            handle.write(line)
+        self._writer.append([record.model_dump_json()])
 
     def _all(self) -> Iterator[AuditRecord]:
         if not self.path.exists():
             return
-        with self.path.open(encoding="utf-8") as handle:
-            for number, line in enumerate(handle, 1):
-                try:
-                    yield AuditRecord.model_validate(json.loads(line))
-                except (ValueError, TypeError):
-                    _log.warning("%s:%d: skipped an unreadable audit line", self.path, number)
+        skipped: list[int] = []
+        for number, raw in read_objects(self.path):
+            try:
+                yield AuditRecord.model_validate(raw)
+            except ValidationError:
+                skipped.append(number)
+        report_skipped(_log, self.path, skipped)
 
 
 def newest(

@@ -7,7 +7,7 @@ from jarvis.core.extensions.plugin_loader import (
     load_plugins_dir,
 )
 from jarvis.core.extensions.report import ExtensionKind, ExtensionStatus, LoadError
-from jarvis.core.extensions.skills import Skill, SkillRegistry
+from jarvis.core.extensions.skills import Skill, SkillRegistry, read_skills
 from jarvis.core.extensions.user_tools import (
     LoadResult,
     ToolDeclaration,
@@ -31,4 +31,5 @@ __all__ = [
     "UserToolLoader",
     "load_plugins_dir",
     "load_tools_dir",
+    "read_skills",
 ]

@@ -49,7 +49,14 @@ class PluginLoader:
         self.result = PluginLoadResult()
 
     def load(self) -> PluginLoadResult:
-        result = self._read()
+        return self.apply(self.read())
+
+    def read(self) -> PluginLoadResult:
+        """Import the folder's plugins (user code: a watcher runs this in a worker thread)."""
+        return self._read()
+
+    def apply(self, result: PluginLoadResult) -> PluginLoadResult:
+        """Swap what `read` found into the host (on the event loop, between hook calls)."""
         # Only what this loader put there is swapped; plugins registered in code stay.
         self._host.replace(
             [p.plugin for p in self.result.plugins], [p.plugin for p in result.plugins]

@@ -50,10 +50,11 @@ class SkillRegistry:
         self.directory: Path | None = None
 
     def load_dir(self, path: Path) -> list[LoadError]:
+        return self.apply(path, read_skills(path))
+
+    def apply(self, path: Path, outcomes: dict[str, Skill | LoadError]) -> list[LoadError]:
+        """Replace the skills with what `read_skills` found (on the event loop)."""
         self.directory = path
-        outcomes = {
-            str(file): _load_skill(file) for file in extension_files(path, (".md", ".yaml"))
-        }
         skills, errors = self._last_good.settle(outcomes)
         by_name, clashes = _index(skills)
         self._skills = [skill for skill in skills if by_name.get(skill.name) is skill]
@@ -81,6 +82,11 @@ class SkillRegistry:
             loaded("skill", skill.name, skill.file, skill.description) for skill in self._skills
         ]
         return rows + [failed("skill", error) for error in self.errors]
+
+
+def read_skills(path: Path) -> dict[str, Skill | LoadError]:
+    """Every skill file in `path`, read and parsed (file I/O: a watcher runs it in a thread)."""
+    return {str(file): _load_skill(file) for file in extension_files(path, (".md", ".yaml"))}
 
 
 def _load_skill(path: Path) -> Skill | LoadError:

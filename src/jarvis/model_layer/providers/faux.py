@@ -1,7 +1,9 @@
 """The scripted model: tests, benchmarks and the offline demo use it instead of a real LLM.
 
 A script is a list of responses (Python objects or a YAML/JSON file) consumed one per call, or a
-function of the context. Every call is recorded so tests can check what the model was shown.
+function of the context. Calls are recorded so tests can check what the model was shown: the
+last `keep_calls` contexts (`CALL_LOG_LIMIT` by default) in `calls`, and `call_count` in all,
+so a long-running demo or benchmark holds a bounded log.
 """
 
 from __future__ import annotations
@@ -51,6 +53,10 @@ class FauxResponse(BaseModel):
 
 FauxScript = Callable[[LLMContext], FauxResponse | str]
 
+# Contexts kept in `calls`: every test reads only the first few or the last; a context is a deep
+# copy of the whole prompt, ~20 KB a turn in the demo.
+CALL_LOG_LIMIT = 64
+
 
 class FauxScriptExhausted(AssertionError):
     pass
@@ -83,10 +89,13 @@ class FauxProvider(Provider):
         responses: Sequence[FauxResponse | str | dict[str, Any]] = (),
         *,
         script: FauxScript | None = None,
+        keep_calls: int = CALL_LOG_LIMIT,
     ) -> None:
         self._queue = [_coerce(item) for item in responses]
         self._script = script
+        self.keep_calls = keep_calls
         self.calls: list[LLMContext] = []
+        self.call_count = 0
 
     @classmethod
     def from_settings(cls, settings: ModelSettings) -> FauxProvider:
@@ -113,7 +122,12 @@ class FauxProvider(Provider):
     async def stream(
         self, model: str, ctx: LLMContext, options: StreamOptions | None = None
     ) -> AsyncIterator[StreamEvent]:
-        self.calls.append(ctx.model_copy(deep=True))
+        self.call_count += 1
+        if self.keep_calls > 0:
+            self.calls.append(ctx.model_copy(deep=True))
+            # Trimmed in batches, so a long run does not shift the list on every call.
+            if len(self.calls) >= 2 * self.keep_calls:
+                del self.calls[: -self.keep_calls]
         response = self._next_response(ctx)
         if response is None:
             yield ProviderError(message="faux script exhausted: no response left for this call")

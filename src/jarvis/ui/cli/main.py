@@ -12,7 +12,8 @@ import typer
 from jarvis.app.infra import AppAssembly, build_app
 from jarvis.app.session_builder import SessionBuilder
 from jarvis.app.settings import SettingsError, load_settings
-from jarvis.common.i18n import t
+from jarvis.common.i18n import Language, t
+from jarvis.common.jsonl import DataFileError
 from jarvis.ui.cli.admin import approvals, audit, extensions
 from jarvis.ui.cli.chat import ChatRepl
 from jarvis.ui.cli.openloop_cli import openloop
@@ -42,12 +43,20 @@ def fail(message: str) -> typer.Exit:
 
 
 def assemble(*, demo: bool) -> AppAssembly:
-    """Settings → assembly, or one clear line (no traceback) when a setting is wrong."""
+    """Settings → assembly, or one clear line (no traceback) when a setting is wrong or a file
+    the start needs cannot be read or written."""
+    lang: Language = "en" if os.environ.get("JARVIS_LANGUAGE") == "en" else "ko"
     try:
         settings = load_settings()
+        lang = settings.language
         return build_app(settings, demo=demo)
     except SettingsError as exc:
         raise fail(str(exc)) from None
+    except DataFileError as exc:
+        raise fail(exc.message(lang)) from None
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise fail(t("files.write_failed", lang, path=exc.filename, reason=reason)) from None
 
 
 @app.command()

@@ -199,14 +199,20 @@ def create_app(assembly: AppAssembly) -> FastAPI:
 
     @app.post("/api/sessions")
     async def create_session(request: Request) -> dict[str, Any]:
-        session = await state.builder.create(user_id=request.state.user)
+        try:
+            session = await state.builder.create(user_id=request.state.user)
+        except OSError as exc:  # a full disk or a read-only data dir: one line, no traceback
+            lang, reason = assembly.settings.language, exc.strerror or str(exc)
+            line = t("files.session_create_failed", lang, path=exc.filename, reason=reason)
+            _log.error("%s", line)
+            raise HTTPException(507, line) from None
         return session.info.model_dump()
 
     @app.get("/api/sessions/{session_id}/history")
     async def history(session_id: str, request: Request) -> list[dict[str, Any]]:
         await state.session_for(session_id, request.state.user)
-        entries = await assembly.session_store.history(session_id)
-        return [e.model_dump(mode="json") for e in entries[-_HISTORY_LIMIT:]]
+        entries = await assembly.session_store.history(session_id, limit=_HISTORY_LIMIT)
+        return [e.model_dump(mode="json") for e in entries]
 
     @app.post("/api/approvals/{item_id}")
     async def answer(item_id: str, body: ApprovalAnswer, request: Request) -> JSONResponse:

@@ -2,6 +2,10 @@
 
 Imported in-process for SSE and streamable HTTP (served by uvicorn), and run as a script for
 stdio: `python demo_server.py [--prefix NAME]` (the prefix tells two stdio servers apart).
+
+`--fifos IN OUT --ready FILE` starts the server ahead of its client: once imported it touches
+FILE, then serves stdio over the two named pipes, which a client's command bridges to. Tests of
+short timeouts use it so the budget measures answers, not how fast a busy machine starts Python.
 """
 
 from __future__ import annotations
@@ -107,7 +111,23 @@ def build_server(prefix: str = "", *, legacy: bool = False) -> MCPServer:
     return server
 
 
+def _serve_over_fifos(server: MCPServer, to_server: str, from_server: str, ready: str) -> None:
+    with open(ready, "w", encoding="utf-8"):
+        pass
+    # Each open blocks until the bridge opens the other end.
+    os.dup2(os.open(to_server, os.O_RDONLY), 0)
+    os.dup2(os.open(from_server, os.O_WRONLY), 1)
+    server.run("stdio")
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--prefix", default="")
-    build_server(parser.parse_args().prefix).run("stdio")
+    parser.add_argument("--fifos", nargs=2, metavar=("IN", "OUT"))
+    parser.add_argument("--ready")
+    args = parser.parse_args()
+    demo = build_server(args.prefix)
+    if args.fifos:
+        _serve_over_fifos(demo, args.fifos[0], args.fifos[1], args.ready)
+    else:
+        demo.run("stdio")
