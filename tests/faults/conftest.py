@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from tests.support.processes import free_port
+from tests.support.processes import LAUNCH_TOKEN, free_port
 from tests.support.tcp_proxy import TcpProxy, tcp_proxy
 
 JARVIS = shutil.which("jarvis") or str(Path(sys.executable).parent / "jarvis")
@@ -99,6 +99,7 @@ def make_unreadable(path: Path) -> None:
 def jarvis_env(home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
     env.update(JARVIS_HOME=str(home), JARVIS_WORKSPACE=str(home), JARVIS_LANGUAGE="en")
+    env["JARVIS_WEB__TOKEN"] = LAUNCH_TOKEN  # scripts send it as a Bearer token (hud_headers)
     env["HOME"] = str(home)  # nobody's own home does not exist
     return env
 

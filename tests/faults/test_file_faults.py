@@ -21,6 +21,7 @@ from tests.faults.conftest import (
     until_healthy,
 )
 from tests.support.live_server import Tab, live_server
+from tests.support.processes import hud_headers
 
 
 def turn(n: int) -> list[SessionEntry]:
@@ -42,7 +43,7 @@ async def test_a_full_disk_refuses_a_new_session_in_one_line_and_loses_no_turn(
 ) -> None:
     home = full_disk_home
     with live_server(home, ["first answer", "second answer"], language="en") as server:
-        async with httpx.AsyncClient(base_url=server.url) as http:
+        async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
             tab = await Tab.open(server.ws_url())
             session_id = (await tab.next("session"))["session"]["id"]
             await tab.send(type="prompt", text="remember this")
@@ -116,7 +117,7 @@ async def test_an_unreadable_session_file_is_logged_and_the_rest_are_listed(
     make_unreadable(sessions / "locked.jsonl")
     with serve_files(home, run_as) as (url, log):
         await until_healthy(url)
-        async with httpx.AsyncClient(base_url=url) as http:
+        async with httpx.AsyncClient(base_url=url, headers=hud_headers()) as http:
             for _ in range(2):
                 listed = await http.get("/api/sessions")
                 assert listed.status_code == 200
@@ -164,7 +165,7 @@ async def test_corrupt_session_files_keep_their_intact_turns(tmp_path: Path) -> 
     headless = sessions / "headless.jsonl"
     headless.write_bytes(b"\x00garbage\n" + headless.read_bytes().split(b"\n", 1)[1])
     with live_server(tmp_path, ["ok"]) as server:
-        async with httpx.AsyncClient(base_url=server.url) as http:
+        async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
             listed = {s["id"]: s["turns"] for s in (await http.get("/api/sessions")).json()}
             assert listed == {"torn": 2, "headless": 2}
             for sid in ("torn", "headless"):
@@ -181,7 +182,9 @@ async def test_a_stalled_session_file_read_does_not_stall_the_server(tmp_path: P
         stalled = tmp_path / "sessions" / "stalled.jsonl"
         os.mkfifo(stalled)  # opening it blocks until someone writes: a read that hangs
         try:
-            async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+            async with httpx.AsyncClient(
+                base_url=server.url, headers=server.headers, timeout=60
+            ) as http:
                 import asyncio
 
                 listing = asyncio.create_task(http.get("/api/sessions"))
@@ -225,7 +228,9 @@ async def test_a_slow_user_tool_import_does_not_stall_the_server(tmp_path: Path)
         (tmp_path / "tools" / "slow.py").write_text(source, encoding="utf-8")
         while not started.exists():
             await asyncio.sleep(0.01)
-        async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+        async with httpx.AsyncClient(
+            base_url=server.url, headers=server.headers, timeout=60
+        ) as http:
             assert await healthy(http)
             listed = await http.get("/api/sessions")
         # Both answered while the import was still waiting for its release.
