@@ -83,10 +83,18 @@ def fence_call(
     return FREE
 
 
+# Distinct path words a rule-approved line may name before it is asked about instead (bounds
+# the decision time of a hostile 100 KB line; real lines name a handful).
+_MAX_PATHS = 256
+_MAX_WORDS = 4096
+
+
 def shell_secret_word(command: str, boundary: Boundary) -> str | None:
     named, to_resolve = _shell_plan(boundary, command)
     if named is not None:
         return named
+    if len(to_resolve) > _MAX_PATHS:  # each costs a lookup on disk: too many, a human decides
+        return to_resolve[0][0]
     for word, path in to_resolve:
         if _leads_to_secret(path, boundary):
             return word
@@ -128,10 +136,16 @@ def _shell_plan(boundary: Boundary, command: str) -> tuple[str | None, tuple[tup
                 for candidate in shell_path_candidates([word], boundary.home)
             )
     to_resolve: dict[tuple[str, str], None] = {}
+    seen: set[tuple[str, bool]] = set()
     for simple in analysis.commands:
         for position, word in enumerate(simple.words):
             # The command name runs, an option is no file: their text is judged, not their links.
             judged_only = position == simple.assignments or word.startswith("-")
+            if (word, judged_only) in seen:
+                continue  # a long line repeats its words: judge each once
+            seen.add((word, judged_only))
+            if len(seen) > _MAX_WORDS:
+                return word, ()  # too many distinct words to look at: a human decides
             for candidate in shell_path_candidates([word], boundary.home):
                 for base in bases if not candidate.startswith("/") else bases[:1]:
                     path = posixpath.join(base, candidate)

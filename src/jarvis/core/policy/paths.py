@@ -37,7 +37,7 @@ def real_workspace(path: Path | str) -> str:
 
 def joined(raw: str, workspace: str) -> str:
     """`raw` made absolute like the file tools do (`~` expanded, relative to the workspace)."""
-    return posixpath.join(workspace, os.path.expanduser(raw))
+    return posixpath.join(workspace, _expand(raw))
 
 
 def locate(raw: str, workspace: str) -> Target:
@@ -107,3 +107,8 @@ def _within(path: str, root: str) -> bool:
 
 def _collapse(path: str) -> str:
     return "/" + path.lstrip("/") if path.startswith("//") else path
+
+
+def _expand(raw: str) -> str:
+    """`~` expanded; most paths have none, and expanduser reads the environment each time."""
+    return os.path.expanduser(raw) if raw.startswith("~") else raw

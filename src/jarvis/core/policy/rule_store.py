@@ -27,6 +27,7 @@ file inside it. Each change — a file edited by hand, a revoke — is reported 
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Awaitable, Callable, Iterator
@@ -216,8 +217,10 @@ class RuleStore:
             return (own.generation, own.loaded), own.rules
 
     def _own_unreadable(self, agent_id: str) -> str | None:
+        """Read right after `_agent_rules` re-checked the file: its entry is current."""
         with self._lock:
-            return _never_loaded(self._fresh(_agent_origin(agent_id)))
+            entry = self._files.get(_agent_origin(agent_id))
+            return None if entry is None else _never_loaded(entry)
 
     async def _append(self, agent_id: str, rule: Rule) -> None:
         with self._lock:
@@ -351,6 +354,7 @@ class RuleStore:
                 _log.exception("rule change not recorded: %s", change)
 
 
+@functools.lru_cache(maxsize=256)
 def _agent_origin(agent_id: str) -> str:
     return f"{AGENT_DIR}/{validate_agent_id(agent_id)}.yaml"
 

@@ -397,7 +397,7 @@ def _deny_entry(command: SimpleCommand, index: _ShellIndex, now_ms: int) -> _Ent
 def _locate(raw: str, workspace: Path) -> tuple[str, str | None]:
     """(absolute path, path relative to the workspace or None when outside)."""
     root = _collapse_root(os.path.abspath(workspace))
-    absolute = _collapse_root(posixpath.normpath(posixpath.join(root, os.path.expanduser(raw))))
+    absolute = _collapse_root(posixpath.normpath(posixpath.join(root, _expand(raw))))
     if absolute == root:
         return absolute, "."
     prefix = root if root.endswith("/") else root + "/"
@@ -413,3 +413,8 @@ def _covers_path(entry: _Entry, absolute: str, relative: str | None) -> bool:
     target = absolute if entry.absolute else relative
     glob = entry.glob
     return target is not None and glob is not None and glob.fullmatch(target) is not None
+
+
+def _expand(raw: str) -> str:
+    """`~` expanded; most paths have none, and expanduser reads the environment each time."""
+    return os.path.expanduser(raw) if raw.startswith("~") else raw

@@ -33,7 +33,7 @@ from jarvis.core.plugins.host import PluginHost
 from jarvis.core.policy.boundary import Boundary
 from jarvis.core.policy.boundary_rules import has_rules, match_host_rules, match_target_rules
 from jarvis.core.policy.dangerous import DangerousMatcher
-from jarvis.core.policy.destructive import home_directory, judge_command
+from jarvis.core.policy.destructive import judge_command
 from jarvis.core.policy.fence import (
     FILE_TOOLS,
     FREE,
@@ -124,6 +124,7 @@ class Sandbox:
     _policy: RolePolicy = field(init=False)
     _dangerous: DangerousMatcher = field(init=False)
     _boundary: Boundary = field(init=False)
+    _home_text: str = field(init=False, default="")
     _root: Path = field(init=False)
     # The last call's resolved paths: `decide` and `_match_kind` both need them.
     _targets_of: tuple[ToolCall, tuple[Target, ...]] | None = field(default=None, init=False)
@@ -132,6 +133,7 @@ class Sandbox:
     _fingerprints: dict[tuple[str, bool, str], str] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
+        self._home_text = str(self.user_home)  # the danger judgement's home, once
         self._policy = RolePolicy(self.settings)
         self._dangerous = DangerousMatcher.compile(self.settings.dangerous_commands)
         self._boundary = Boundary(
@@ -189,7 +191,7 @@ class Sandbox:
         command = call.arguments.get("command")
         if tool.name in SHELL_TOOLS and isinstance(command, str):
             # judged on the parsed form first; the regex list is the configurable extra layer
-            danger = judge_command(command, home_directory())
+            danger = judge_command(command, self._home_text)
             if danger is not None:
                 return Decision("block", "dangerous", detail=danger.describe())
             pattern = self._dangerous.check(command)
