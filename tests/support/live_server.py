@@ -61,6 +61,7 @@ class LiveServer:
             lifespan="on",
             ws_max_size=1_000_000,
             ws_per_message_deflate=False,
+            loop="asyncio",  # as `jarvis serve` runs (see ui/cli/main.py)
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -101,6 +101,8 @@ def serve(
         log_level="warning",
         ws_max_size=1_000_000,
         ws_per_message_deflate=False,  # small JSON frames on a local link: compression costs CPU
+        # uvloop starts a child that was given a preexec_fn (the bash subreaper) seconds late.
+        loop="asyncio",
     )
 
 

@@ -30,7 +30,10 @@ OUTER_SCRIPT = (
     '/bin/bash -c "$1" </dev/null {status_fd}>&- & wait $!; echo $? >&{status_fd}; read -r _'
 )
 
-SUPPORTED = sys.platform.startswith("linux") and Path("/proc/self/stat").exists()
+SUPPORTED = (
+    sys.platform.startswith("linux")
+    and Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists()
+)
 _libc = ctypes.CDLL(None, use_errno=True) if SUPPORTED else None
 
 
@@ -42,25 +45,39 @@ def become_subreaper() -> None:
 
 
 def descendants(root: int) -> list[int]:
-    """Every live process below `root`, parents before children."""
-    children: dict[int, list[int]] = {}
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = Path(entry.path, "stat").read_text()
-        except OSError:  # gone meanwhile
-            continue
-        fields = stat.rsplit(")", 1)[1].split()
-        if fields[0] != "Z":  # a zombie is already dead; its parent reaps it
-            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    """Every live process below `root`, parents before children. Walks the kernel's child lists
+    (`/proc/<pid>/task/<tid>/children`): cost follows the tree, not the machine's process count."""
     found: list[int] = []
     stack = [root]
     while stack:
-        for child in children.get(stack.pop(), ()):
-            found.append(child)
+        for child in _children(stack.pop()):
+            if not _zombie(child):  # already dead; its parent reaps it
+                found.append(child)
             stack.append(child)
     return found
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:  # gone meanwhile
+        return []
+    children: list[int] = []
+    for task in tasks:
+        try:
+            children += [
+                int(c) for c in Path(f"/proc/{pid}/task/{task}/children").read_text().split()
+            ]
+        except OSError:
+            continue
+    return children
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
 
 
 async def kill_tree(root: int, grace: float) -> int:
