@@ -14,10 +14,11 @@ Rules (SPEC §5, seed 004 "넘침 이어가기", seed 000):
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
+from jarvis.agent_layer.context_budget import fit
 from jarvis.agent_layer.events import (
     AgentEnd,
     AgentError,
@@ -28,10 +29,18 @@ from jarvis.agent_layer.events import (
     ToolExecutionStart,
     TurnStart,
 )
+from jarvis.agent_layer.loop_types import (
+    SUMMARY_MAX_CHARS,
+    AgentLoopConfig,
+    ContextHook,
+    EndedBy,
+    LoopResult,
+    ModelCall,
+    ToolRun,
+    consume_stream,
+)
 from jarvis.agent_layer.tools import LoopTools, ToolCallContext, ToolResult
 from jarvis.common.i18n import Language, t
-from jarvis.model_layer.config import StreamOptions
-from jarvis.model_layer.events import ProviderError, Stop, TextDelta, ThinkingDelta, ToolCallEvent
 from jarvis.model_layer.messages import (
     AssistantMessage,
     LLMContext,
@@ -43,62 +52,22 @@ from jarvis.model_layer.messages import (
 )
 from jarvis.model_layer.provider import Provider
 
-EndedBy = Literal[
-    "answer",
-    "final_tool",
-    "denied",
-    "timeout",
-    "overflow_summary",
-    "max_turns",
-    "aborted",
-    "error",
-    "empty",
-]
-ContextHook = Callable[[LLMContext], Awaitable[LLMContext]]
 _T = TypeVar("_T")
-
-SUMMARY_MAX_CHARS = 2000
 _PREVIEW_CHARS = 500
 
-
-@dataclass
-class AgentLoopConfig:
-    max_turns: int = 20
-    overflow_resume: bool = True
-    language: Language = "ko"
-    options: StreamOptions = field(default_factory=StreamOptions)
-
-
-@dataclass
-class ToolRun:
-    call: ToolCall
-    result: ToolResult
-
-
-@dataclass
-class LoopResult:
-    """What one turn produced. `messages` are the new history entries, in order."""
-
-    messages: list[Message]
-    final_text: str
-    ended_by: EndedBy
-    turns: int = 0
-    overflows: int = 0
-    usage: Usage = field(default_factory=Usage)
-    tool_runs: list[ToolRun] = field(default_factory=list)
-    error: str | None = None
+__all__ = [
+    "SUMMARY_MAX_CHARS",
+    "AgentLoopConfig",
+    "ContextHook",
+    "EndedBy",
+    "LoopResult",
+    "ToolRun",
+    "run_agent_loop",
+]
 
 
 class _Aborted(Exception):
     pass
-
-
-@dataclass
-class _Call:
-    """One assembled model response."""
-
-    message: AssistantMessage
-    error: ProviderError | None = None
 
 
 async def run_agent_loop(
@@ -125,6 +94,7 @@ async def run_agent_loop(
         tool_context=tool_context,
         config=config or AgentLoopConfig(),
         transform_context=transform_context,
+        turn_start=max(0, len(history) - 1),
     )
     emit(AgentStart(agent_name=agent_name))
     result = await loop.run()
@@ -152,6 +122,9 @@ class _Loop:
     tool_context: ToolCallContext
     config: AgentLoopConfig
     transform_context: ContextHook | None
+    turn_start: int = 0  # where this turn begins in `context` (earlier turns may be dropped)
+    shrunk: bool = False  # the one retry after a context overflow was used
+    deadline_hit: bool = False
     new_messages: list[Message] = field(default_factory=list)
     tool_runs: list[ToolRun] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
@@ -163,10 +136,25 @@ class _Loop:
         return self.config.language
 
     async def run(self) -> LoopResult:
+        timer = None
+        if self.config.deadline_sec is not None:
+            timer = asyncio.get_running_loop().call_later(self.config.deadline_sec, self._expire)
         try:
             return await self._run()
         except _Aborted:
+            if self.deadline_hit:
+                line = t("loop.deadline", self.lang, seconds=f"{self.config.deadline_sec:g}")
+                return self._finish(line, "deadline", stream=True)
             return self._finish(t("loop.aborted", self.lang), "aborted", record=False)
+        finally:
+            if timer is not None:
+                timer.cancel()
+
+    def _expire(self) -> None:
+        """The turn ran past its deadline: stop it the way Stop does (tools killed, approvals
+        cancelled, the history kept valid)."""
+        self.deadline_hit = True
+        self.tool_context.abort.set()
 
     async def _run(self) -> LoopResult:
         rounds = self.config.max_turns
@@ -212,9 +200,12 @@ class _Loop:
             return self._fail(call)
         message = call.message
         if not message.tool_calls:
-            if _is_empty(message):
-                return self._finish("", "empty", record=False)
+            if _is_empty(message):  # a visible line, never a blank answer
+                return self._finish(t("model.empty_answer", self.lang), "empty", stream=True)
             self._record(message)
+            if message.stop_reason == "length":  # cut at the token limit: say so
+                self.emit(MessageUpdate(text_delta="\n\n" + t("model.truncated", self.lang)))
+                return self._result(message.content, "truncated")
             return self._result(message.content, "answer")
         self._record(message)
         names = {spec.name for spec in specs}
@@ -333,7 +324,7 @@ class _Loop:
 
     async def _call_model(
         self, instruction: str | None, *, with_tools: bool, stream: bool
-    ) -> _Call:
+    ) -> ModelCall:
         messages = list(self.context)
         if instruction:
             messages.append(UserMessage(content=instruction))
@@ -344,34 +335,37 @@ class _Loop:
         )
         if self.transform_context is not None:
             ctx = await self.transform_context(ctx)
-        return await self._race(self._consume(ctx, stream))
+        call = await self._race(self._consume(self._fitted(ctx), stream))
+        error = call.error
+        if error is not None and error.kind == "context_overflow" and not self.shrunk:
+            self.shrunk = True  # once: earlier turns out, tool results cut hard
+            window = error.context_window or self.config.context_window
+            call = await self._race(self._consume(self._fitted(ctx, window, True), stream))
+        return call
 
-    async def _consume(self, ctx: LLMContext, stream: bool) -> _Call:
-        message = AssistantMessage()
-        text: list[str] = []
-        thinking: list[str] = []
-        async for event in self.provider.stream(self.model, ctx, self.config.options):
-            if isinstance(event, TextDelta):
-                text.append(event.delta)
-                if stream:
-                    self.emit(MessageUpdate(text_delta=event.delta))
-            elif isinstance(event, ThinkingDelta):
-                thinking.append(event.delta)
-                if stream:
-                    self.emit(MessageUpdate(thinking_delta=event.delta))
-            elif isinstance(event, ToolCallEvent):
-                message.tool_calls.append(event.tool_call)
-            elif isinstance(event, Stop):
-                message.stop_reason = event.reason
-                message.usage = event.usage
-                self.usage = self.usage + event.usage
-                break
-            elif isinstance(event, ProviderError):
-                message.content = "".join(text)
-                return _Call(message=message, error=event)
-        message.content = "".join(text)
-        message.thinking = "".join(thinking)
-        return _Call(message=message)
+    def _fitted(
+        self, ctx: LLMContext, window: int | None = None, shrink: bool = False
+    ) -> LLMContext:
+        window = window or self.config.context_window
+        if window is None and not shrink:
+            return ctx
+        fitted = fit(
+            ctx.system_prompt,
+            ctx.messages,
+            ctx.tools,
+            window=window or 1 << 30,
+            reserve=self.config.reply_reserve,
+            keep_from=self.turn_start,
+            shrink=shrink,
+        )
+        return ctx.model_copy(update={"messages": fitted.messages})
+
+    async def _consume(self, ctx: LLMContext, stream: bool) -> ModelCall:
+        call = await consume_stream(
+            self.provider.stream(self.model, ctx, self.config.options), self.emit, stream
+        )
+        self.usage = self.usage + call.message.usage
+        return call
 
     async def _summarise(self) -> str:
         """The summary call: no tools, not streamed, not recorded; capped at 2,000 chars."""
@@ -406,10 +400,16 @@ class _Loop:
             self._record(AssistantMessage(content=text))
         return self._result(text, ended_by)
 
-    def _fail(self, call: _Call) -> LoopResult:
+    def _fail(self, call: ModelCall) -> LoopResult:
         assert call.error is not None
         self.emit(AgentError(message=call.error.message, kind=call.error.kind))
-        result = self._result(call.message.content, "error")
+        # The history stays a coherent pair (the prompt, then this marker): never a run of user
+        # messages, never a broken answer saved as complete.
+        partial = call.message.content
+        marker = t("loop.error_marker", self.lang, kind=call.error.kind)
+        content = f"{partial}\n\n{marker}" if partial else marker
+        self._record(AssistantMessage(content=content, stop_reason="error"))
+        result = self._result(partial, "error")
         result.error = call.error.message
         return result
 

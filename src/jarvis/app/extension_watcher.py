@@ -178,4 +178,3 @@ class ExtensionWatcher:
         for failure in sorted(current - self._logged):
             _log.warning("extension not loaded: %s", failure)
         self._logged = current
-

@@ -46,6 +46,7 @@ from jarvis.memory.pg_working import PostgresWorkingStore
 from jarvis.model_layer.config import ModelSettings
 from jarvis.model_layer.embeddings import make_embedder
 from jarvis.model_layer.provider import Provider, ProviderRegistry
+from jarvis.model_layer.providers import server_info
 from jarvis.model_layer.providers.registry_defaults import default_provider_registry
 
 _log = get_logger("jarvis.app")
@@ -81,6 +82,7 @@ class AppAssembly:
     config_watcher: McpConfigWatcher
     demo: bool = False
     _provider_cache: dict[str, Provider] = field(default_factory=dict)
+    _context_windows: dict[str, int | None] = field(default_factory=dict)
 
     def provider_for(self, model: ModelSettings) -> Provider:
         """One provider instance per model configuration (so fallbacks are remembered)."""
@@ -90,6 +92,21 @@ class AppAssembly:
         if key not in self._provider_cache:
             self._provider_cache[key] = self.providers.create(model)
         return self._provider_cache[key]
+
+    async def context_window(self, model: ModelSettings) -> int | None:
+        """The model's context size: the setting, else what its server says (asked once)."""
+        if model.context_window is not None:
+            return model.context_window
+        if self.demo or model.provider != "openai":
+            return None
+        key = f"{model.base_url}|{model.model}"
+        if key not in self._context_windows:
+            try:
+                found = await server_info.context_window(model.base_url, model.model)
+            except Exception:  # a probe never breaks a turn: the window stays unknown
+                found = None
+            self._context_windows[key] = found
+        return self._context_windows[key]
 
     @property
     def shared(self) -> bool:

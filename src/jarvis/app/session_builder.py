@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from jarvis.agent_layer.loop import AgentLoopConfig
@@ -15,6 +17,9 @@ from jarvis.common.i18n import t
 from jarvis.core.agenda import AgendaJob
 from jarvis.core.session import AgentSession, SessionSetup
 from jarvis.core.tools.executor import GatedTools
+from jarvis.model_layer.config import ModelSettings
+
+_REPLY_RESERVE = 1024  # tokens kept free for the answer when the model's max_tokens is unset
 
 
 class SessionBuilder:
@@ -50,7 +55,10 @@ class SessionBuilder:
                 max_turns=settings.loop.max_turns,
                 overflow_resume=settings.loop.overflow_resume,
                 language=lang,
+                reply_reserve=min(model.max_tokens or _REPLY_RESERVE, _REPLY_RESERVE * 4),
+                deadline_sec=settings.loop.turn_deadline_sec,
             ),
+            context_window=lambda: self.app.context_window(model),
             input_max_length=settings.security.input_max_length,
             clock=self.app.clock,
             language=lang,
@@ -68,7 +76,9 @@ class SessionBuilder:
             settings.language,
             ZoneInfo(settings.timezone),
         )
-        return AgendaJob(self.app.openloops, judge)
+        job = AgendaJob(self.app.openloops, judge)
+        job.after_reply = _judge_after_reply(settings.openloop.judge_timing, model)
+        return job
 
     def _tools(self) -> LoopTools:
         return GatedTools(self.app.tools, self.app.settings.workspace_dir, self.app.gate)
@@ -110,3 +120,20 @@ class SessionBuilder:
     def _keep(self, session: AgentSession) -> AgentSession:
         self._live[session.id] = session
         return session
+
+
+def _judge_after_reply(timing: str, model: ModelSettings) -> bool:
+    """`auto`: after the reply when the judge's model runs on a local server (one model slot
+    is the common case there), beside it for hosted APIs and the scripted model."""
+    if timing != "auto":
+        return timing == "after_reply"
+    if model.provider != "openai":
+        return False
+    host = urlsplit(model.base_url).hostname or ""
+    if host in ("localhost", "host.docker.internal") or host.endswith(".local"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_private or address.is_link_local

@@ -63,6 +63,11 @@ class StorageSettings(BaseModel):
 class OpenLoopSettings(OpenLoopConfig):
     enabled: bool = Field(True, description="Run the AGENDA judge beside every reply.")
     model: ModelSettings | None = Field(None, description="The judge's model; None: the main.")
+    judge_timing: Literal["auto", "concurrent", "after_reply"] = Field(
+        "auto",
+        description="When the judge runs: beside the reply, or after it (a local server with one "
+        "model slot would make the reply wait); auto: after it for local servers.",
+    )
 
 
 class PluginSettings(BaseModel):

@@ -479,6 +479,15 @@ _CATALOG: dict[str, dict[Language, str]] = {
         "en": "Stopped after reaching the maximum of {max_turns} rounds.",
     },
     "loop.aborted": {"ko": "중단했습니다.", "en": "Stopped."},
+    "loop.deadline": {
+        "ko": "이 턴이 제한 시간({seconds}초)을 넘겨 멈췄습니다. 더 길게 두려면 JARVIS_LOOP__TURN_DEADLINE_SEC 를 늘리세요.",
+        "en": "This turn ran past its time limit ({seconds} s) and was stopped. Raise "
+        "JARVIS_LOOP__TURN_DEADLINE_SEC to allow longer turns.",
+    },
+    "loop.error_marker": {
+        "ko": "(이 답은 오류로 끝났습니다: {kind})",
+        "en": "(this answer ended with an error: {kind})",
+    },
     "web.storage_unavailable": {
         "ko": "지금은 저장소를 쓸 수 없어 요청을 받지 않았습니다 ({cause}). 잠시 뒤 다시 해 주세요.",
         "en": "Storage is unavailable, so the request was refused ({cause}). Try again shortly.",

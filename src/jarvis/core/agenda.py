@@ -31,6 +31,8 @@ class AgendaJob:
     def __init__(self, service: OpenLoopService, judge: AgendaJudge | None) -> None:
         self.service = service
         self.judge = judge
+        # Run after the reply instead of beside it (set for local one-slot model servers).
+        self.after_reply = False
 
     async def __call__(self, session: AgentSession, user_text: str) -> None:
         info = session.info

@@ -7,7 +7,8 @@ episode; background jobs (the AGENDA judge) run beside the reply.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+import dataclasses
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +56,8 @@ class SessionSetup:
     turn_jobs: list[TurnJob] = field(default_factory=list)
     plugins: PluginHost = field(default_factory=PluginHost)
     skills: SkillRegistry | None = None
+    # The model's context size, asked when a turn starts (None: unknown).
+    context_window: Callable[[], Awaitable[int | None]] | None = None
 
 
 @dataclass
@@ -161,14 +164,17 @@ class AgentSession:
                 )
             )
             return TurnOutcome(self.id, turn, checked.text, "", "error", error=failure)
+        later = [job for job in setup.turn_jobs if getattr(job, "after_reply", False)]
         for job in setup.turn_jobs:
-            self._spawn(job(self, checked.text))
+            if job not in later:
+                self._spawn(job(self, checked.text))
         await setup.plugins.before_agent_start(
             checked.text, {"session_id": self.id, "agent_id": setup.agent_id, "turn": turn}
         )
         recent = await self._recent(turn)
         tools = setup.tools()
-        system_prompt = await self._system_prompt(tools, checked.text, turn)
+        system_prompt = setup.system_prompt(tools)
+        recalled = await self._recalled(checked.text, turn)
         ctx = ToolCallContext(
             session_id=self.id,
             agent_id=setup.agent_id,
@@ -180,11 +186,11 @@ class AgentSession:
             provider=setup.provider,
             model=setup.model,
             system_prompt=system_prompt,
-            history=[*recent, user],
+            history=[*recent, _with_memory(user, recalled)],
             tools=tools,
             emit=ending.hold,
             tool_context=ctx,
-            config=setup.loop_config,
+            config=await self._loop_config(),
             agent_name=setup.agent_name,
             transform_context=setup.plugins.transform_context,
         )
@@ -200,6 +206,8 @@ class AgentSession:
             )
         else:
             ending.release()
+        for job in later:  # after the reply: a one-slot model server answers the person first
+            self._spawn(job(self, checked.text))
         outcome = TurnOutcome(
             self.id,
             turn,
@@ -211,6 +219,12 @@ class AgentSession:
         )
         await self._episode(outcome, result)
         return outcome
+
+    async def _loop_config(self) -> AgentLoopConfig:
+        config = self.setup.loop_config
+        if self.setup.context_window is None or config.context_window is not None:
+            return config
+        return dataclasses.replace(config, context_window=await self.setup.context_window())
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
@@ -243,14 +257,15 @@ class AgentSession:
         entries = await self.setup.store.recent(self.id, turns + 1)
         return [entry.message for entry in entries if entry.turn < turn]
 
-    async def _system_prompt(self, tools: LoopTools, query: str, turn: int) -> str:
-        base = self.setup.system_prompt(tools)
+    async def _recalled(self, query: str, turn: int) -> str:
+        """What memory recalls for this turn. It goes with this turn's message, not into the
+        system prompt: the prompt and the earlier turns stay a stable prefix, which a model
+        server's prompt cache can reuse (a changing system prompt made it re-read everything)."""
         memory = self.setup.memory
         if memory is None:
-            return base
+            return ""
         scope = MemoryScope(self.setup.agent_id, self.info.user_id, self.id, turn)
-        block = await memory.observe(scope, query)
-        return f"{base}\n\n{block}" if block else base
+        return await memory.observe(scope, query)
 
     async def _store(self, turn: int, messages: list[Message]) -> str | None:
         """Append this turn's messages; the cause, in one line, when the write failed."""
@@ -340,3 +355,10 @@ class _TurnEnding:
         if not self.settled:
             self.settled = True
             self._emit(event)
+
+
+def _with_memory(user: UserMessage, recalled: str) -> UserMessage:
+    """The message the model sees this turn (what is stored stays the person's words)."""
+    if not recalled:
+        return user
+    return UserMessage(content=f"{recalled}\n\n{user.content}")

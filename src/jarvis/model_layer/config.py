@@ -30,7 +30,15 @@ class ModelSettings(BaseModel):
         "a call, `off` leaves the field out for servers that reject it.",
     )
     temperature: float | None = Field(None, ge=0, le=2)
-    max_tokens: int | None = Field(None, gt=0)
+    max_tokens: int | None = Field(
+        2048, gt=0, description="Longest answer in tokens (a bound on a runaway stream)."
+    )
+    context_window: int | None = Field(
+        None,
+        gt=0,
+        description="The model's context in tokens; None: asked from the server (llama.cpp, "
+        "Ollama, vLLM) or learned from an overflow.",
+    )
     script: str | None = Field(None, description="Faux provider: path to a YAML/JSON script.")
 
 

@@ -147,8 +147,10 @@ async def test_empty_answer_gets_one_nudge_not_recorded() -> None:
 async def test_empty_answer_twice_ends_without_more_calls() -> None:
     provider = FauxProvider([FauxResponse(text=""), FauxResponse(text="  "), "never used"])
     result, _ = await run(provider)
-    assert result.ended_by == "empty"
-    assert len(provider.calls) == 2 and result.messages == []
+    assert result.ended_by == "empty" and len(provider.calls) == 2
+    # A visible line, never a blank answer; recorded so the history stays prompt + answer.
+    assert result.final_text == t("model.empty_answer")
+    assert [m.content for m in result.messages] == [t("model.empty_answer")]
 
 
 async def test_final_results_end_the_turn_with_their_text() -> None:

@@ -71,18 +71,24 @@ async def test_the_model_sees_only_the_last_three_turns() -> None:
     for i in range(1, 7):
         await session.prompt(f"question {i}")
     shown = [m.content for m in provider.calls[-1].messages if isinstance(m, UserMessage)]
-    assert shown == ["question 3", "question 4", "question 5", "question 6"]
+    assert shown[:3] == ["question 3", "question 4", "question 5"]
+    assert shown[3].endswith("\n\nquestion 6")  # this turn's words, after what memory recalls
 
 
-async def test_recalled_memory_is_in_the_system_prompt() -> None:
+async def test_recalled_memory_goes_with_this_turn_and_the_prefix_stays_stable() -> None:
     provider = FauxProvider([f"noted {i}" for i in range(6)])
-    session, _, _ = await make_session(provider)
+    session, store, _ = await make_session(provider)
     await session.prompt("my parking spot is B12")
     for i in range(4):
         await session.prompt(f"filler {i}")
     await session.prompt("where is my parking spot")
-    system = provider.calls[-1].system_prompt
-    assert system.startswith("SYSTEM") and "[장기 기억]" in system and "B12" in system
+    last = provider.calls[-1]
+    assert last.system_prompt == "SYSTEM"  # the same every turn: a server's prompt cache holds
+    current = last.messages[-1].content
+    assert "[장기 기억]" in current and "B12" in current
+    assert current.endswith("where is my parking spot")
+    stored = [e.message.content for e in await store.history("s1") if e.message.role == "user"]
+    assert stored[-1] == "where is my parking spot"  # the person's words, not the recall
 
 
 async def test_invalid_input_runs_nothing_and_records_nothing() -> None:

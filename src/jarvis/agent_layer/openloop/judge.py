@@ -21,6 +21,8 @@ from jarvis.model_layer.provider import Provider
 _log = get_logger("jarvis.openloop")
 
 JUDGE_MARKER = "[AGENDA judge]"
+# Failures of a call that was cut short, worth asking once more.
+_CUT = frozenset({"broken_stream", "server", "timeout", "unreachable"})
 
 _PROMPTS: dict[Language, str] = {
     "ko": (
@@ -67,15 +69,24 @@ class AgendaJudge:
         )
 
     async def judge(self, user_input: str, now: datetime, shown: list[OpenLoop]) -> JudgeFrame:
-        """The parsed frame; a failed call gives an empty frame (code rules still apply)."""
-        parts: list[str] = []
-        async for event in self.provider.stream(self.model, self.context(user_input, now, shown)):
-            if isinstance(event, TextDelta):
-                parts.append(event.delta)
-            elif isinstance(event, ProviderError):
-                _log.warning("AGENDA judge call failed: %s", event.message)
-                return JudgeFrame()
-        return drop_echoes(parse_judge_output("".join(parts), self.tz), self.language, user_input)
+        """The parsed frame; a failed call gives an empty frame (code rules still apply). A call
+        that was cut (a one-slot server interrupting it for the reply) is asked once more."""
+        context = self.context(user_input, now, shown)
+        for attempt in range(2):
+            parts: list[str] = []
+            failure: ProviderError | None = None
+            async for event in self.provider.stream(self.model, context):
+                if isinstance(event, TextDelta):
+                    parts.append(event.delta)
+                elif isinstance(event, ProviderError):
+                    failure = event
+            if failure is None:
+                text = "".join(parts)
+                return drop_echoes(parse_judge_output(text, self.tz), self.language, user_input)
+            _log.warning("AGENDA judge call failed: %s", failure.message)
+            if attempt or failure.kind not in _CUT:
+                break
+        return JudgeFrame()
 
 
 def drop_echoes(frame: JudgeFrame, language: Language, user_input: str) -> JudgeFrame:

@@ -78,9 +78,7 @@ class SessionFileReader:
             handle = _Counting(raw, self)
             head = self.head(handle, path)
             size = raw.seek(0, os.SEEK_END)
-            last, _ = self.entries_before(
-                handle, path, size, head.body_start, 0, warn=head.damaged
-            )
+            last, _ = self.entries_before(handle, path, size, head.body_start, 0, warn=head.damaged)
         read = self._exists(TailRead(head, last), path)
         return read.head.info if read else None
 

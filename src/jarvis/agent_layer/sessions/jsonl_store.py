@@ -284,4 +284,3 @@ def _turn_starts(entries: list[SessionEntry]) -> list[int]:
         if index == 0 or entry.turn != entries[index - 1].turn:
             starts.append(index)
     return starts
-

@@ -49,6 +49,8 @@ class FauxResponse(BaseModel):
     delay_sec: float = 0.0
     # Chunk size in characters for streamed text (token-sized pieces).
     chunk: int = 4
+    # Why the answer stopped (default: `tool_use` with tool calls, else `stop`); `length` = cut.
+    stop_reason: str | None = None
 
 
 FauxScript = Callable[[LLMContext], FauxResponse | str]
@@ -143,7 +145,7 @@ class FauxProvider(Provider):
             return
         for call in response.tool_calls:
             yield ToolCallEvent(tool_call=_to_tool_call(call))
-        reason = "tool_use" if response.tool_calls else "stop"
+        reason = response.stop_reason or ("tool_use" if response.tool_calls else "stop")
         usage = Usage(input_tokens=_approx_tokens(ctx), output_tokens=len(response.text) // 4)
         yield Stop(reason=reason, usage=usage)
 
