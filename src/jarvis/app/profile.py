@@ -11,6 +11,16 @@ AGENT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 
 @dataclass(frozen=True)
+class Boundaries:
+    """Seed 000 "에이전트의 경계": what an agent may do when nobody watches.
+    `ask` tools are removed from unattended turns (schedules, goals); `never` tools are
+    invisible to the agent everywhere."""
+
+    ask: tuple[str, ...] = ()
+    never: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class AgentProfile:
     agent_id: str = "main"
     name: str = "JARVIS"
@@ -18,6 +28,9 @@ class AgentProfile:
     model: ModelSettings | None = None
     # None uses the catalog's default system prompt.
     system_prompt: str | None = None
+    # None: every registered tool; else only these (agent-only tools are listed here).
+    tools: tuple[str, ...] | None = None
+    boundaries: Boundaries = Boundaries()
 
     def __post_init__(self) -> None:
         if not AGENT_ID.match(self.agent_id):
