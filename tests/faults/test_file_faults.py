@@ -190,8 +190,12 @@ async def test_a_stalled_session_file_read_does_not_stall_the_server(tmp_path: P
                 listing = asyncio.create_task(http.get("/api/sessions"))
                 answered = await http.get("/api/health")  # while the listing is stuck
                 assert answered.status_code == 200 and not listing.done()
-                release(stalled)
-                assert (await listing).status_code == 200
+                # The listing's worker may not have reached open() yet: keep offering a writer
+                # until the listing ends (each offer only succeeds while a reader waits).
+                while not listing.done():
+                    release(stalled)
+                    await asyncio.wait({listing}, timeout=0.05)
+                assert listing.result().status_code == 200
         finally:
             release(stalled)
 
