@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from typing import Literal
+
+import jarvis.common.messages as _parts
 
 Language = Literal["ko", "en"]
 
@@ -620,3 +624,13 @@ def register_messages(messages: dict[str, dict[Language, str]]) -> None:
         if key in _CATALOG:
             raise ValueError(f"message key already registered: {key}")
         _CATALOG[key] = entry
+
+
+def _load_parts() -> None:
+    """Merge every `jarvis.common.messages.<feature>` module's `MESSAGES` into the catalog."""
+    for part in sorted(pkgutil.iter_modules(_parts.__path__), key=lambda found: found.name):
+        module = importlib.import_module(f"{_parts.__name__}.{part.name}")
+        register_messages(module.MESSAGES)
+
+
+_load_parts()
