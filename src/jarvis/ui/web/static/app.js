@@ -94,7 +94,17 @@
   }
   function setRunning(running) { $("stop").disabled = !running; }
 
+  // Feature scripts (static/<feature>.js) listen to server events and send frames through
+  // `window.jarvisHud`, so they never reach into this file's internals.
+  window.jarvisHud = {
+    on: (type, handler) => window.addEventListener(`jarvis:${type}`, (e) => handler(e.detail)),
+    send: (frame) => ws && ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(frame)),
+    session: () => sessionId,
+    lang: () => document.documentElement.dataset.lang || "ko",
+  };
+
   function onEvent(ev) {
+    window.dispatchEvent(new CustomEvent(`jarvis:${ev.type}`, { detail: ev }));
     switch (ev.type) {
       case "session":
         sessionId = ev.session.id; sessionStorage.setItem("jarvis_session", sessionId);
