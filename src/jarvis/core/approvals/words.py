@@ -32,6 +32,7 @@ _KO_NEGATION_PARTS = (
     "않", "말고", "말아", "말라", "말자", "말것", "지마", "하지말", "아니", "아냐", "아뇨",
     "싫", "거부", "거절", "취소", "중지", "중단", "멈춰", "멈추", "멈춤", "그만", "잠깐",
     "잠시", "기다려", "기다리", "대기", "금지", "절대", "스톱", "보류", "나중에", "위험",
+    "빼고", "빼줘", "제외",
 )  # fmt: skip
 _EN_NEGATIONS = frozenset(
     {
@@ -51,9 +52,10 @@ _CONSENT_TOKENS = frozenset(
         "좋아요", "좋습니다", "좋다", "좋지", "오케이", "오키", "콜", "고", "고고", "ok", "okay",
         "okey", "k", "kk", "yes", "y", "yep", "yeah", "yup", "ya", "sure", "go", "ahead",
         "do", "it", "run", "proceed", "approve", "approved", "allow", "allowed", "fine",
-        "alright", "please", "now", "right", "away", "confirm", "confirmed", "continue", "yess",
+        "alright", "please", "now", "right", "away", "this", "confirm",
+        "confirmed", "continue", "yess",
         "계속", "그냥", "바로", "지금", "빨리", "일단", "이거", "그거", "그대로", "진짜", "부탁해",
-        "부탁해요", "승인", "허용", "확인", "당연", "당연하지", "물론", "물론이지",
+        "부탁해요", "줘", "줘요", "주세요", "그렇게", "승인", "허용", "확인", "당연", "당연하지", "물론", "물론이지",
     }
 )  # fmt: skip
 _CONSENT_PATTERN = re.compile(
