@@ -52,7 +52,7 @@ async def test_a_negation_denies_and_every_tab_sees_what_was_understood(tmp_path
 
 async def test_clear_consent_runs_the_tool(tmp_path: Path) -> None:
     with live_server(tmp_path, [bash("echo words-said-yes"), "done"]) as server:
-        first, second, request = await waiting(server)
+        first, second, _ = await waiting(server)
         await first.send(type="prompt", text="ok go")
         words = await second.next("approval_words")
         assert words["decision"] == "allow" and words["line"] == "'ok go' → 허용"

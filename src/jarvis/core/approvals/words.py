@@ -55,7 +55,8 @@ _CONSENT_TOKENS = frozenset(
         "alright", "please", "now", "right", "away", "this", "confirm",
         "confirmed", "continue", "yess",
         "계속", "그냥", "바로", "지금", "빨리", "일단", "이거", "그거", "그대로", "진짜", "부탁해",
-        "부탁해요", "줘", "줘요", "주세요", "그렇게", "승인", "허용", "확인", "당연", "당연하지", "물론", "물론이지",
+        "부탁해요", "줘", "줘요", "주세요", "그렇게", "승인", "허용", "확인", "당연", "당연하지",
+        "물론", "물론이지",
     }
 )  # fmt: skip
 _CONSENT_PATTERN = re.compile(
