@@ -7,6 +7,7 @@ running with nobody to stop it.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import socket
@@ -54,7 +55,7 @@ def test_ctrl_c_stops_the_server_without_a_traceback(tmp_path: Path) -> None:
     assert child.pid == pid and not listening(port)
 
 
-async def test_sigterm_to_the_dev_script_stops_the_server(tmp_path: Path) -> None:
+def test_sigterm_to_the_dev_script_stops_the_server(tmp_path: Path) -> None:
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, str(DEV), "start", "--demo", "--port", str(port)],
@@ -64,7 +65,7 @@ async def test_sigterm_to_the_dev_script_stops_the_server(tmp_path: Path) -> Non
         text=True,
     )
     try:
-        await healthy(f"127.0.0.1:{port}", timeout=120)
+        asyncio.run(healthy(f"127.0.0.1:{port}", timeout=120))
         process.send_signal(signal.SIGTERM)  # what systemd, Docker or a CI runner sends
         _, errors = process.communicate(timeout=30)
         assert not listening(port), "the server outlived dev.py"
