@@ -44,6 +44,7 @@ def test_ctrl_c_stops_the_server_without_a_traceback(tmp_path: Path) -> None:
         timeout=120,
     )
     child.expect(f"http://127.0.0.1:{port}/")
+    asyncio.run(healthy(f"127.0.0.1:{port}", timeout=120))  # serving, signal handlers set
     pid = child.pid
     child.sendintr()  # Ctrl-C: SIGINT to the terminal's foreground process group
     child.expect(pexpect.EOF)
