@@ -216,8 +216,9 @@ class InfraBuilder:
                 self.settings.memory,
                 PostgresItemStore(lazy_pool(self._dsn)),
                 PostgresWorkingStore(lazy_pool(self._dsn)),
+                language=self.settings.language,
             )
-        return MemoryService(self.settings.memory)
+        return MemoryService(self.settings.memory, language=self.settings.language)
 
     def tool_registry(self) -> ToolRegistry:
         registry = ToolRegistry()

@@ -46,7 +46,7 @@ class ChatRepl:
     def __init__(self, builder: SessionBuilder, session: AgentSession) -> None:
         self.builder = builder
         self.session = session
-        self.render = TerminalRenderer()
+        self.render = TerminalRenderer(lang=builder.app.settings.language)
         self.reader: LineReader | None = None
         self._unsubscribe: Callable[[], None] = session.subscribe(self.render)
         # Set by the terminal approval channel while it waits for an answer.

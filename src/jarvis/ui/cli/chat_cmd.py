@@ -3,23 +3,30 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 
 from jarvis.app.infra import AppAssembly
 from jarvis.app.session_builder import SessionBuilder
-from jarvis.app.settings import SettingsError
+from jarvis.app.settings import SettingsError, default_home
 from jarvis.common.i18n import t
 from jarvis.ui.cli.chat import ChatRepl
-from jarvis.ui.cli.main import assemble, fail
+from jarvis.ui.cli.chat_log import NoticeHandler, route_logs
+from jarvis.ui.cli.main import assemble, env_language, fail
 
 
 def run_chat(*, demo: bool, session_id: str | None) -> None:
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        notice = route_logs(default_home(), env_language())
+    except OSError:  # no writable data dir: start-up says so in one line below
+        notice = None
     assembly = assemble(demo=demo)
-    asyncio.run(_chat(assembly, session_id))
+    if notice is not None:
+        notice.lang = assembly.settings.language
+    asyncio.run(_chat(assembly, session_id, notice))
 
 
-async def _chat(assembly: AppAssembly, session_id: str | None) -> None:
+async def _chat(
+    assembly: AppAssembly, session_id: str | None, notice: NoticeHandler | None
+) -> None:
     builder = SessionBuilder(assembly)
     try:
         await assembly.start()
@@ -34,6 +41,9 @@ async def _chat(assembly: AppAssembly, session_id: str | None) -> None:
             session = found
         else:
             session = await builder.create()
-        await ChatRepl(builder, session).run()
+        repl = ChatRepl(builder, session)
+        if notice is not None:
+            notice.attach(repl.render.line)
+        await repl.run()
     finally:
         await assembly.aclose()

@@ -81,7 +81,7 @@ def assemble(*, demo: bool) -> AppAssembly:
     """Settings → assembly, or one clear line (no traceback) when a setting is wrong or a file
     the start needs cannot be read or written."""
     from jarvis.app.infra import build_app
-    from jarvis.app.settings import SettingsError, load_settings
+    from jarvis.app.settings import SettingsError, config_warnings, load_settings
     from jarvis.common.i18n import t
     from jarvis.common.jsonl import DataFileError
 
@@ -89,6 +89,8 @@ def assemble(*, demo: bool) -> AppAssembly:
     try:
         settings = load_settings()
         lang = settings.language
+        for warning in config_warnings(settings):
+            typer.secho(warning, fg="yellow", err=True)
         return build_app(settings, demo=demo)
     except SettingsError as exc:
         raise fail(str(exc)) from None

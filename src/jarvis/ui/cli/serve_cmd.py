@@ -5,18 +5,42 @@ from __future__ import annotations
 import logging
 import os
 
+import httpx
 import typer
 import uvicorn
 
+from jarvis.app.settings import Settings
 from jarvis.common.i18n import t
+from jarvis.model_layer.providers.server_errors import one_line
 from jarvis.ui.cli.main import assemble, fail
 from jarvis.ui.web.factory import DEMO_ENV
 from jarvis.ui.web.launch_token import LAUNCH_TOKEN_ENV, launch_token_for, launch_url
 
 
+def warn_if_unreachable(settings: Settings) -> None:
+    """Say at start when the model server does not answer (the HUD would only fail later)."""
+    model = settings.model
+    if model.provider != "openai":
+        return
+    try:
+        httpx.get(f"{model.base_url.rstrip('/')}/models", timeout=3.0)
+    except httpx.HTTPError as exc:
+        reason = type(exc).__name__ if not str(exc) else one_line(str(exc), 120)
+        line = t(
+            "settings.model_unreachable",
+            settings.language,
+            base_url=model.base_url,
+            reason=reason,
+            model=model.model,
+        )
+        typer.secho(line, fg="yellow", err=True)
+
+
 def run_server(*, demo: bool, host: str | None, port: int | None, workers: int) -> None:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     settings = assemble(demo=demo).settings  # validates the settings once, in the parent
+    if not demo:
+        warn_if_unreachable(settings)
     if workers > 1 and settings.storage.backend != "postgres":
         raise fail("--workers > 1 needs JARVIS_STORAGE__BACKEND=postgres (shared state)")
     bind_host, bind_port = host or settings.web.host, port or settings.web.port
