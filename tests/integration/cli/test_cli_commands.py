@@ -71,6 +71,9 @@ def test_audit_validates_its_filters_and_prints_the_zone(tmp_path: Path) -> None
     assert wrong.returncode == 2
     assert "allow, deny, timeout, block" in wrong.stderr and "Traceback" not in wrong.stderr
     assert jarvis(tmp_path, "audit", "--limit", "0").returncode == 2
+
+
+def test_audit_prints_local_time_with_the_zone(tmp_path: Path) -> None:
     record = {
         "ts_ms": 1_764_000_000_000,
         "user": "local",
