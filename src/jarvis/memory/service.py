@@ -18,6 +18,8 @@ _SECTIONS: tuple[tuple[str, tuple[ItemKind, ...]], ...] = (
     ("[작업 패턴]", ("task_pattern",)),
     ("[작업 공유 메모리]", ("shared",)),
 )
+# Put between recalled memory and the person's words in the turn's message.
+PERSON_WORDS_HEADER = "[사용자 입력]"
 _RECALLED: set[ItemKind] = {"semantic", "episode"}
 _LISTED: tuple[ItemKind, ...] = ("fact", "procedure", "task_pattern", "shared")
 
