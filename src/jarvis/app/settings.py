@@ -31,6 +31,7 @@ from ruamel.yaml.error import YAMLError
 from jarvis.agent_layer.config import LoopSettings
 from jarvis.agent_layer.openloop.openloop_types import OpenLoopConfig
 from jarvis.common.i18n import Language, t
+from jarvis.core.approvals.words_answer import ApprovalWordsSettings
 from jarvis.core.config import SecuritySettings
 from jarvis.core.mcp import MCPServerConfig, check_unique_names
 from jarvis.core.tools.builtins import BuiltinToolSettings
@@ -112,6 +113,7 @@ class Settings(BaseSettings):
     loop: LoopSettings = Field(default_factory=LoopSettings)
     memory: MemorySettings = Field(default_factory=MemorySettings)
     security: SecuritySettings = Field(default_factory=SecuritySettings)
+    approvals: ApprovalWordsSettings = Field(default_factory=ApprovalWordsSettings)
     tools: BuiltinToolSettings = Field(default_factory=BuiltinToolSettings)
     openloop: OpenLoopSettings = Field(default_factory=OpenLoopSettings)
     plugin: PluginSettings = Field(default_factory=PluginSettings)

@@ -127,7 +127,8 @@ async def _chat(assembly: AppAssembly, session_id: str | None) -> None:
         if session_id:
             found = await builder.open(session_id)
             if found is None:
-                raise fail(f"세션을 찾을 수 없습니다: {session_id} (jarvis chat 에서 /sessions)")
+                lang = assembly.settings.language
+                raise fail(t("terminal.session_missing_start", lang, session=session_id))
             session = found
         else:
             session = await builder.create()

@@ -21,6 +21,7 @@ from jarvis.core.slash.openloop import openloop_command
 from jarvis.ui.web.broker import Connection
 from jarvis.ui.web.protocol import ClientMessage, parse_client_message
 from jarvis.ui.web.security import MAX_BODY_BYTES
+from jarvis.ui.web.words_answers import start_answer, waiting_request
 
 if TYPE_CHECKING:
     from jarvis.ui.web.server import WebApp
@@ -130,7 +131,11 @@ async def _handle(state: WebApp, session: AgentSession, connection: Connection, 
         )
         return
     if message.type == "prompt":
-        state.start_turn(session, message.text)
+        waiting = waiting_request(state, session.id)
+        if waiting is None:
+            state.start_turn(session, message.text)
+        else:  # decided beside the reader: a slow classifier never holds up Stop or a button
+            start_answer(state, session.id, connection, waiting, message.text)
     elif message.type == "abort":
         session.abort()
     elif message.type == "approval":
