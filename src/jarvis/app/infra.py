@@ -43,6 +43,7 @@ from jarvis.core.tools.registry import ToolRegistry
 from jarvis.memory import MemoryService
 from jarvis.memory.pg_store import PostgresItemStore
 from jarvis.memory.pg_working import PostgresWorkingStore
+from jarvis.memory.sqlite_store import SqliteItemStore
 from jarvis.model_layer.config import ModelSettings
 from jarvis.model_layer.embeddings import make_embedder
 from jarvis.model_layer.provider import Provider, ProviderRegistry
@@ -210,14 +211,21 @@ class InfraBuilder:
         return JsonlAuditLog(self.settings.home / "audit.jsonl")
 
     def memory_service(self) -> MemoryService:
-        """Long-term and working memory: in PostgreSQL when shared, else in the process."""
+        """Long-term memory in PostgreSQL when shared, in `memory.db` (SQLite) on the files
+        backend, in the process on the memory backend; working memory follows the database."""
+        memory = self.settings.memory
+        embedder = make_embedder(memory.embedding)
         if self._dsn:
             return MemoryService(
-                self.settings.memory,
+                memory,
                 PostgresItemStore(lazy_pool(self._dsn)),
                 PostgresWorkingStore(lazy_pool(self._dsn)),
+                embedder,
             )
-        return MemoryService(self.settings.memory)
+        if self.settings.storage.backend == "files":
+            store = SqliteItemStore(self.settings.home / "memory.db")
+            return MemoryService(memory, store, embedder=embedder)
+        return MemoryService(memory, embedder=embedder)
 
     def tool_registry(self) -> ToolRegistry:
         registry = ToolRegistry()
