@@ -33,6 +33,7 @@ from jarvis.core.approvals.pg_pending import PostgresPendingStore
 from jarvis.core.approvals.service import ApprovalService
 from jarvis.core.extensions import SkillRegistry
 from jarvis.core.mcp import MCPManager
+from jarvis.core.memory_tools import memory_tools
 from jarvis.core.plugins import PluginHost
 from jarvis.core.policy.gate import Gate, rule_change_recorder
 from jarvis.core.policy.pg_rule_store import PostgresRuleStore
@@ -254,13 +255,15 @@ class InfraBuilder:
             jarvis_home=settings.home,
         )
         tools = self.tool_registry()
+        memory = self.memory_service()
+        tools.register_all(memory_tools(memory, self.clock, settings.language))
         skills = SkillRegistry()
         mcp = MCPManager(tools)
         return AppAssembly(
             settings=settings,
             providers=default_provider_registry(settings.language),
             session_store=self.session_store(),
-            memory=self.memory_service(),
+            memory=memory,
             tools=tools,
             clock=self.clock,
             rules=rules,
