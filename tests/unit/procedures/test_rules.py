@@ -53,6 +53,7 @@ def test_plan_refinement(
     assert plan_refinement(Counter(counts), files, held) == expected
 
 
+COPIED = "요청: 다음 목록에서 짝수의 합을 구하고 그 결과를 한 줄로 표로 정리해서 보여 주세요"
 OK_CTX = GuardContext(has_procedure=True, room=True, graded_answer="42", failed_requests=(
     "다음 목록에서 짝수의 합을 구하고 그 결과를 한 줄로 표로 정리해서 보여 주세요 제발요",
 ))  # fmt: skip
@@ -78,8 +79,7 @@ OK_CTX = GuardContext(has_procedure=True, room=True, graded_answer="42", failed_
         # 4. the graded answer
         (Proposal("procedure", "revise_procedure", "정답은 42 이다"), OK_CTX, "answer"),
         # 5. 40+ characters copied from the failed request
-        (Proposal("procedure", "revise_procedure",
-                  "요청: 다음 목록에서 짝수의 합을 구하고 그 결과를 한 줄로 표로 정리해서 보여 주세요"),
+        (Proposal("procedure", "revise_procedure", COPIED),
          OK_CTX, "copies 40+"),
         # 6. room under the cap for a new file
         (Proposal("procedure", "revise_procedure", "1. 검산"),
