@@ -6,6 +6,7 @@ import html
 import re
 
 from jarvis.agent_layer.openloop.judge import JUDGE_MARKER
+from jarvis.memory.service import SECTION_TITLES
 from jarvis.model_layer.messages import LLMContext, ToolResultMessage, UserMessage
 from jarvis.model_layer.providers.faux import FauxProvider, FauxResponse, FauxToolCall
 
@@ -26,7 +27,7 @@ def demo_response(ctx: LLMContext) -> FauxResponse:
     last = ctx.messages[-1] if ctx.messages else None
     if isinstance(last, ToolResultMessage):
         return FauxResponse(text=f"(데모) {last.tool_name} 결과입니다:\n\n{last.content[:1500]}")
-    text = last.content if isinstance(last, UserMessage) else ""
+    text = _said(last.content) if isinstance(last, UserMessage) else ""
     match = _COMMAND.search(text)
     if match:
         # The security pipeline HTML-escapes input; the demo runs what the user typed.
@@ -41,6 +42,14 @@ def demo_response(ctx: LLMContext) -> FauxResponse:
             tool_calls=[FauxToolCall(name="list_dir", arguments={"path": "."})],
         )
     return FauxResponse(text=_HELLO)
+
+
+def _said(text: str) -> str:
+    """The person's words without the recalled memory in front (the demo answers only them;
+    a recalled `!command` of an earlier session must not run again)."""
+    if text.startswith(SECTION_TITLES):
+        return text.rsplit("\n\n", 1)[-1]
+    return text
 
 
 _PROMISE_WORDS = ("해야", "까지", "보내기로", "must", "need to", "have to", "by ")

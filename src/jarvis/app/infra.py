@@ -21,6 +21,7 @@ from jarvis.agent_layer.sessions.pg_store import PostgresSessionStore
 from jarvis.app.config_watcher import McpConfigWatcher
 from jarvis.app.demo import demo_provider
 from jarvis.app.extension_watcher import ExtensionWatcher
+from jarvis.app.learning import Learning, build_learning
 from jarvis.app.settings import Settings, SettingsError
 from jarvis.common.clock import Clock, SystemClock
 from jarvis.common.logging import get_logger
@@ -83,6 +84,8 @@ class AppAssembly:
     extensions: ExtensionWatcher
     config_watcher: McpConfigWatcher
     demo: bool = False
+    # Procedure learning (None only in assemblies built by hand, e.g. some tests).
+    learning: Learning | None = None
     _provider_cache: dict[str, Provider] = field(default_factory=dict)
     _context_windows: dict[str, int | None] = field(default_factory=dict)
 
@@ -161,6 +164,8 @@ class AppAssembly:
                 _log.warning("MCP server %s skipped: %s", status.name, status.error)
 
     async def aclose(self) -> None:
+        if self.learning is not None:
+            await self.learning.idle.aclose()
         await self.extensions.stop()
         await self.config_watcher.stop()
         await self.mcp.aclose()
@@ -259,7 +264,7 @@ class InfraBuilder:
         tools.register_all(memory_tools(memory, self.clock, settings.language))
         skills = SkillRegistry()
         mcp = MCPManager(tools)
-        return AppAssembly(
+        assembly = AppAssembly(
             settings=settings,
             providers=default_provider_registry(settings.language),
             session_store=self.session_store(),
@@ -286,6 +291,8 @@ class InfraBuilder:
             extensions=ExtensionWatcher(settings.home, tools, plugins, skills),
             demo=self.demo,
         )
+        assembly.learning = build_learning(assembly, settings.procedures)
+        return assembly
 
 
 def build_app(settings: Settings, *, demo: bool = False, clock: Clock | None = None) -> AppAssembly:

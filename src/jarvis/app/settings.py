@@ -33,6 +33,7 @@ from jarvis.agent_layer.openloop.openloop_types import OpenLoopConfig
 from jarvis.common.i18n import Language, t
 from jarvis.core.config import SecuritySettings
 from jarvis.core.mcp import MCPServerConfig, check_unique_names
+from jarvis.core.procedures.config import ProcedureSettings
 from jarvis.core.tools.builtins import BuiltinToolSettings
 from jarvis.memory.config import MemorySettings
 from jarvis.model_layer.config import ModelSettings
@@ -111,6 +112,7 @@ class Settings(BaseSettings):
     model: ModelSettings = Field(default_factory=ModelSettings)
     loop: LoopSettings = Field(default_factory=LoopSettings)
     memory: MemorySettings = Field(default_factory=MemorySettings)
+    procedures: ProcedureSettings = Field(default_factory=ProcedureSettings)
     security: SecuritySettings = Field(default_factory=SecuritySettings)
     tools: BuiltinToolSettings = Field(default_factory=BuiltinToolSettings)
     openloop: OpenLoopSettings = Field(default_factory=OpenLoopSettings)

@@ -20,6 +20,7 @@ _SECTIONS: tuple[tuple[str, tuple[ItemKind, ...]], ...] = (
     ("[작업 패턴]", ("task_pattern",)),
     ("[작업 공유 메모리]", ("shared",)),
 )
+SECTION_TITLES = tuple(title for title, _ in _SECTIONS)
 _RECALLED: set[ItemKind] = {"semantic", "episode"}
 _LISTED: tuple[ItemKind, ...] = ("fact", "procedure", "task_pattern", "shared")
 # With an embedder, the newest embedded items join the lexical matches as candidates, so a

@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable
 from datetime import datetime
 
+from jarvis.app.learning import learning_slash
 from jarvis.app.session_builder import SessionBuilder
 from jarvis.core.session import AgentSession
 from jarvis.core.slash.openloop import openloop_command
@@ -149,6 +150,11 @@ class ChatRepl:
                 self.render.line(f"  /{skill.name:<14} {skill.description}")
         elif self.builder.app.skills.get(name[1:]) is not None:
             await self._turn(line)  # a skill: the session expands it into the prompt
+        elif (learned := await learning_slash(self.builder.app, self.session, line)) is not None:
+            if learned.prompt is not None:  # `/<procedure>`: the recipe runs as a turn
+                await self._turn(learned.prompt)
+            else:
+                self.render.line(learned.text or "")
         else:
             self.render.line(f"알 수 없는 명령: {name} (/help)")
         return True
@@ -179,4 +185,7 @@ _HELP = """명령:
   /resume ID      세션 이어가기
   /stop           실행 중인 턴 중단 (Ctrl-C 도 같음)
   /openloop       챙길 약속 보기 (/openloop done|dismiss <id>)
+  /remember TEXT  사실 기억하기 (/remember 만 치면 목록, /forget ID 로 지우기)
+  /wrong          앞 답이 틀렸다고 표시 (실패로 반성)
+  /procedures     배운 절차 (list|show|approve|reject|learn)
   /exit           끝내기 (Ctrl-D)"""
