@@ -15,7 +15,10 @@ from jarvis.app.profile import AgentProfile
 from jarvis.common.clock import new_id
 from jarvis.common.i18n import t
 from jarvis.core.agenda import AgendaJob
-from jarvis.core.session import AgentSession, SessionSetup
+from jarvis.core.memory_tools.corrections import CorrectionJob
+from jarvis.core.procedures.idle import IdleLearningJob
+from jarvis.core.procedures.tools import ProcedureTools
+from jarvis.core.session import AgentSession, SessionSetup, TurnJob
 from jarvis.core.tools.executor import GatedTools
 from jarvis.model_layer.config import ModelSettings
 
@@ -62,10 +65,19 @@ class SessionBuilder:
             input_max_length=settings.security.input_max_length,
             clock=self.app.clock,
             language=lang,
-            turn_jobs=[self._agenda_job()] if settings.openloop.enabled else [],
+            turn_jobs=self._turn_jobs(),
             plugins=self.app.plugins,
             skills=self.app.skills,
         )
+
+    def _turn_jobs(self) -> list[TurnJob]:
+        jobs: list[TurnJob] = []
+        if self.app.settings.openloop.enabled:
+            jobs.append(self._agenda_job())
+        jobs.append(CorrectionJob(self.app.memory))
+        if self.app.learning is not None:
+            jobs.append(IdleLearningJob(self.app.learning.idle))
+        return jobs
 
     def _agenda_job(self) -> AgendaJob:
         settings = self.app.settings
@@ -81,7 +93,11 @@ class SessionBuilder:
         return job
 
     def _tools(self) -> LoopTools:
-        return GatedTools(self.app.tools, self.app.settings.workspace_dir, self.app.gate)
+        tools = GatedTools(self.app.tools, self.app.settings.workspace_dir, self.app.gate)
+        if self.app.learning is None:
+            return tools
+        # Learned procedures are this agent's only; their steps run through `tools`.
+        return ProcedureTools(tools, self.app.learning.library, self.agent_id)
 
     def _system_prompt(self, tools: LoopTools) -> str:
         lang = self.app.settings.language

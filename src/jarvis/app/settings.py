@@ -34,6 +34,7 @@ from jarvis.common.i18n import Language, t
 from jarvis.core.approvals.words_answer import ApprovalWordsSettings
 from jarvis.core.config import SecuritySettings
 from jarvis.core.mcp import MCPServerConfig, check_unique_names
+from jarvis.core.procedures.config import ProcedureSettings
 from jarvis.core.tools.builtins import BuiltinToolSettings
 from jarvis.memory.config import MemorySettings
 from jarvis.model_layer.config import ModelSettings
@@ -112,6 +113,7 @@ class Settings(BaseSettings):
     model: ModelSettings = Field(default_factory=ModelSettings)
     loop: LoopSettings = Field(default_factory=LoopSettings)
     memory: MemorySettings = Field(default_factory=MemorySettings)
+    procedures: ProcedureSettings = Field(default_factory=ProcedureSettings)
     security: SecuritySettings = Field(default_factory=SecuritySettings)
     approvals: ApprovalWordsSettings = Field(default_factory=ApprovalWordsSettings)
     tools: BuiltinToolSettings = Field(default_factory=BuiltinToolSettings)

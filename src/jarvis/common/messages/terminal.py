@@ -44,6 +44,9 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "  /resume ID      세션 이어가기\n"
         "  /stop           실행 중인 턴 중단 (Ctrl-C 도 같음)\n"
         "  /openloop       챙길 약속 보기 (/openloop done|dismiss <id>)\n"
+        "  /remember TEXT  사실 기억하기 (/remember 만 치면 목록, /forget ID 로 지우기)\n"
+        "  /wrong          앞 답이 틀렸다고 표시 (실패로 반성)\n"
+        "  /procedures     배운 절차 (list|show|approve|reject|learn)\n"
         "  /exit           끝내기 (Ctrl-D)\n"
         "승인 요청에는: a 또는 Enter = 한 번 허용, A = 항상 허용, d = 거부, 또는 말로 답하기",
         "en": "Commands:\n"
@@ -52,6 +55,9 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "  /resume ID      continue a session\n"
         "  /stop           stop the running turn (Ctrl-C too)\n"
         "  /openloop       open loops to keep (/openloop done|dismiss <id>)\n"
+        "  /remember TEXT  remember a fact (/remember alone lists them, /forget ID deletes)\n"
+        "  /wrong          mark the last answer wrong (reflected on as a failure)\n"
+        "  /procedures     learned procedures (list|show|approve|reject|learn)\n"
         "  /exit           quit (Ctrl-D)\n"
         "At an approval: a or Enter = allow once, A = always, d = deny, or answer in words",
     },

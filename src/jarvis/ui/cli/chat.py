@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable
 from datetime import datetime
 
+from jarvis.app.learning import learning_slash
 from jarvis.app.session_builder import SessionBuilder
 from jarvis.common.i18n import Language, t
 from jarvis.core.session import AgentSession
@@ -157,6 +158,11 @@ class ChatRepl:
                 self.render.line(f"  /{skill.name:<14} {skill.description}")
         elif self.builder.app.skills.get(name[1:]) is not None:
             await self._turn(line)  # a skill: the session expands it into the prompt
+        elif (learned := await learning_slash(self.builder.app, self.session, line)) is not None:
+            if learned.prompt is not None:  # `/<procedure>`: the recipe runs as a turn
+                await self._turn(learned.prompt)
+            else:
+                self.render.line(learned.text or "")
         else:
             self.render.line(t("terminal.unknown_command", self.lang, name=name))
         return True

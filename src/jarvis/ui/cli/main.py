@@ -16,6 +16,7 @@ from jarvis.common.i18n import Language, t
 from jarvis.common.jsonl import DataFileError
 from jarvis.ui.cli.admin import approvals, audit, extensions
 from jarvis.ui.cli.chat import ChatRepl
+from jarvis.ui.cli.learning_cli import memory, procedures
 from jarvis.ui.cli.openloop_cli import openloop
 
 app = typer.Typer(
@@ -28,6 +29,8 @@ app = typer.Typer(
 
 app.add_typer(approvals, name="approvals")
 app.add_typer(openloop, name="openloop")
+app.add_typer(memory, name="memory")
+app.add_typer(procedures, name="procedures")
 app.command("audit")(audit)
 app.command("extensions")(extensions)
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 from starlette.websockets import WebSocket
 
+from jarvis.app.learning import learning_slash
 from jarvis.common.i18n import Language, t
 from jarvis.common.storage_errors import StorageUnavailable, describe_storage_error
 from jarvis.core.session import AgentSession
@@ -165,6 +166,11 @@ async def _command(state: WebApp, session: AgentSession, connection: Connection,
         )
     elif name == "/stop":
         reply = "중단했습니다." if session.abort() else "실행 중인 턴이 없습니다."
+    elif (learned := await learning_slash(state.assembly, session, text)) is not None:
+        if learned.prompt is not None:  # `/<procedure>`: the recipe runs as a turn
+            state.start_turn(session, learned.prompt)
+            return
+        reply = learned.text
     else:
         reply = "명령: /stop (새 세션과 이어가기는 화면 위 세션 메뉴)"
     connection.send({"type": "command_result", "text": reply})
