@@ -25,6 +25,7 @@ from jarvis.app.settings import Settings, SettingsError
 from jarvis.common.clock import Clock, SystemClock
 from jarvis.common.logging import get_logger
 from jarvis.common.pg import lazy_pool
+from jarvis.core.agents.definitions import AgentDefinitions
 from jarvis.core.approvals.audit import AuditLog, JsonlAuditLog
 from jarvis.core.approvals.channel import ChannelRegistry
 from jarvis.core.approvals.pending import MemoryPendingStore, PendingApprovalStore
@@ -80,6 +81,8 @@ class AppAssembly:
     skills: SkillRegistry
     extensions: ExtensionWatcher
     config_watcher: McpConfigWatcher
+    # Sub-agent (`agents/`) and team (`team/`) files; the app's AgentRegistry follows them.
+    definitions: AgentDefinitions
     demo: bool = False
     _provider_cache: dict[str, Provider] = field(default_factory=dict)
     _context_windows: dict[str, int | None] = field(default_factory=dict)
@@ -248,6 +251,7 @@ class InfraBuilder:
         tools = self.tool_registry()
         skills = SkillRegistry()
         mcp = MCPManager(tools)
+        definitions = AgentDefinitions(settings.home, settings.model)
         return AppAssembly(
             settings=settings,
             providers=default_provider_registry(settings.language),
@@ -272,7 +276,8 @@ class InfraBuilder:
             mcp=mcp,
             config_watcher=McpConfigWatcher(settings, mcp),
             skills=skills,
-            extensions=ExtensionWatcher(settings.home, tools, plugins, skills),
+            extensions=ExtensionWatcher(settings.home, tools, plugins, skills, definitions),
+            definitions=definitions,
             demo=self.demo,
         )
 

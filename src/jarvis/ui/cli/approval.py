@@ -34,7 +34,9 @@ class TerminalApprovalChannel(ApprovalChannel):
         render = self.repl.render
         lang = self.repl.builder.app.settings.language
         shown = render.shown
-        render.line(f"⚡ 승인 요청 · {shown(request.tool)} ({shown(request.source)})")
+        # A sub-agent's or an asked agent's request says who asks (main › planner).
+        who = " · " + " › ".join(request.agent_path) if len(request.agent_path) > 1 else ""
+        render.line(f"⚡ 승인 요청 · {shown(request.tool)} ({shown(request.source)}){shown(who)}")
         for arg in request.args:
             note = f"  (원래 {arg.original_length}자 중 일부만 표시)" if arg.shortened else ""
             render.line(f"    {shown(arg.key)}: {shown(arg.value, lang)}{note}")
