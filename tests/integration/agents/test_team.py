@@ -11,6 +11,7 @@ from typing import Any
 from jarvis.app.agent_registry import AgentRegistry
 from jarvis.app.infra import AppAssembly
 from jarvis.core.session import AgentSession
+from jarvis.memory.service import MemoryScope
 from tests.integration.agents._helpers import (
     Human,
     after_tool,
@@ -218,3 +219,13 @@ async def test_team_and_agent_files_hot_reload(tmp_path: Path) -> None:
         assert app.tools.get("orchestrate") is not None
     finally:
         await app.extensions.stop()
+
+
+async def test_task_patterns_are_each_agents_own(tmp_path: Path) -> None:
+    app, _ = app_with_karen(tmp_path)
+    registry(app)
+    karen = MemoryScope("karen", "local", "s1", 1)
+    await app.memory.remember(karen, "task_pattern", "tables always in markdown", ts_ms=1)
+    assert "[작업 패턴]\n- tables always in markdown" in await app.memory.observe(karen, "table")
+    jarvis = MemoryScope("main", "local", "s2", 1)
+    assert "markdown" not in await app.memory.observe(jarvis, "table")

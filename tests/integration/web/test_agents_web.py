@@ -4,6 +4,7 @@ its agent path, and `/orchestrate` runs inside the session."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -52,9 +53,21 @@ async def test_sessions_belong_to_an_agent(tmp_path: Path) -> None:
         await again.close()
         unknown = await Tab.open(server.ws_url() + "?agent=nobody")
         assert (await unknown.closed())[0] == 4404
+        (tmp_path / "team" / "karen.yaml").write_text("name: [broken", "utf-8")
         async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
             agents = {s["agent_id"] for s in (await http.get("/api/sessions")).json()}
             assert agents == {"karen"}
+            # The broken save is reported where ACTIVITY reads it; KAREN stays as she was.
+            async with asyncio.timeout(20):  # until the server's watcher has read the save
+                while True:
+                    items = (await http.get("/api/extensions")).json()["items"]
+                    failed = [i for i in items if i["kind"] == "team" and not i["ok"]]
+                    if failed:
+                        break
+                    await asyncio.sleep(0.05)
+            assert "keeping the last good version" in failed[0]["detail"]
+            names = [a["name"] for a in (await http.get("/api/agents")).json()["agents"]]
+            assert names == ["JARVIS", "KAREN"]
 
 
 async def test_a_subagents_bash_call_asks_in_the_parent_sessions_tab(tmp_path: Path) -> None:
