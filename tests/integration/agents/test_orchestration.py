@@ -12,6 +12,7 @@ from typing import Any
 from jarvis.agent_layer.tools import ToolCallContext, ToolResult
 from jarvis.app.infra import AppAssembly
 from jarvis.core.tools.executor import GatedTools
+from jarvis.memory.service import MemoryScope
 from jarvis.model_layer.config import StreamOptions
 from jarvis.model_layer.events import StreamEvent
 from jarvis.model_layer.messages import LLMContext, ToolCall
@@ -165,6 +166,9 @@ async def test_blackboard_agents_see_the_shared_work_memory(tmp_path: Path) -> N
     ctx, _ = context()
     await run(app, ctx, "orchestrate", pattern="blackboard", task="look")
     assert shown == {"a": "look", "b": "[작업 공유 메모리]\n- a: a found X\n\nlook"}
+    # The parent session's next turns see the board too.
+    recalled = await app.memory.observe(MemoryScope("main", "local", "s1", 2), "anything")
+    assert recalled == "[작업 공유 메모리]\n- a: a found X\n- b: b found X"
 
 
 async def test_a_pipeline_feeds_each_patterns_result_to_the_next(tmp_path: Path) -> None:

@@ -124,6 +124,7 @@ class Orchestration:
                 done = await self.delegate(agent, with_context(task, work_memory(board)))
                 if done.text:
                     board.append((agent.name, done.text))
+                    await self.host.note(self.ctx, f"{agent.name}: {done.text}")
 
         await asyncio.gather(*(one(agent) for agent in self.agents))
         return aggregate(board)

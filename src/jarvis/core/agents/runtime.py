@@ -25,7 +25,7 @@ from jarvis.core.policy.gate import Gate
 from jarvis.core.tools.executor import GatedTools
 from jarvis.core.tools.registry import ToolRegistry
 from jarvis.memory.episodes import make_episode
-from jarvis.memory.service import MemoryService
+from jarvis.memory.service import MemoryScope, MemoryService
 from jarvis.model_layer.config import StreamOptions
 from jarvis.model_layer.events import ProviderError, StreamEvent
 from jarvis.model_layer.messages import AssistantMessage, LLMContext, Message, UserMessage
@@ -34,6 +34,7 @@ from jarvis.model_layer.provider import Provider
 _log = get_logger("jarvis.agents")
 _STM_KEYS = 256  # short-term memories kept (least recently used dropped)
 _STM_DELEGATIONS = 10  # earlier delegations one memory keeps
+_NOTE_CHARS = 500  # of one blackboard result in the shared work memory
 
 
 class NestedEvent(BaseModel):
@@ -210,6 +211,17 @@ class SubAgentHost:
             self.stm.add(key, task, result.final_text)
         await self._episode(delegation, result, ctx, path)
         return delegation
+
+    async def note(self, ctx: ToolCallContext, text: str) -> None:
+        """Into the parent session's shared work memory ([작업 공유 메모리]), which its next
+        turns see too."""
+        if self.memory is None:
+            return
+        scope = MemoryScope(ctx.agent_id, ctx.user_id, ctx.session_id, ctx.turn)
+        try:
+            await self.memory.note(scope, text[:_NOTE_CHARS])
+        except Exception as exc:  # the result still reaches the parent through the tool
+            _log.error("work memory note not stored: %s", exc)
 
     async def _episode(
         self,
