@@ -6,7 +6,6 @@ in the tool registry in step with the definition files, which reload like tools.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection
 
 from jarvis.agent_layer.loop import run_agent_loop
 from jarvis.agent_layer.sessions import SessionInfo
@@ -53,7 +52,7 @@ class AgentRegistry:
             workspace=app.settings.workspace_dir,
             gate=app.gate,
             model_for=self._model_for,
-            never_for=self._never_for,
+            visible_for=self._visible_for,
             memory=app.memory,
             clock=app.clock,
             language=app.settings.language,
@@ -93,8 +92,8 @@ class AgentRegistry:
         setup = (self.get(agent_id) or self.main).setup()
         return setup.provider, setup.model
 
-    def _never_for(self, agent_id: str) -> Collection[str]:
-        return (self.get(agent_id) or self.main).profile.boundaries.never
+    def _visible_for(self, agent_id: str) -> set[str] | None:
+        return (self.get(agent_id) or self.main).visible_tools()
 
     def refresh(self) -> None:
         """Follow the definition files: team agents added, changed or removed, agent tools."""

@@ -292,3 +292,21 @@ async def test_depth_is_limited_by_code(tmp_path: Path) -> None:
     deep = ToolCallContext("s1", "main", 1, asyncio.Event(), agent_path=("main", "x", "y"))
     refused = await run(app, deep, "agent_worker", task="deeper")
     assert refused.is_error and "깊이 한도(2)" in refused.content
+
+
+async def test_a_team_agents_subagents_get_no_tool_it_may_not_use(tmp_path: Path) -> None:
+    declare(tmp_path, subagent_yaml("coder", tools=["read_file", "bash", "write_file"]))
+    (tmp_path / "team").mkdir()
+    karen = {
+        "name": "KAREN",
+        "tools": ["read_file", "write_file"],
+        "boundaries": {"never": ["write_file"]},
+    }
+    (tmp_path / "team" / "karen.yaml").write_text(json.dumps(karen), "utf-8")
+    app = make_app(tmp_path)
+    model = by_role({"coder": lambda c: "done"})
+    use_model(app, model)
+    registry(app)
+    ctx, _ = context(agent="karen")
+    await run(app, ctx, "agent_coder", task="x")
+    assert [tool.name for tool in model.calls[-1].tools] == ["read_file"]

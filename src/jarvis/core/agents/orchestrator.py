@@ -101,16 +101,20 @@ class Orchestration:
         return (await self.delegate(chosen, task)).text
 
     async def hierarchical(self, task: str) -> str:
+        """The answer is the last level's (aggregated when it has several agents)."""
         results: list[tuple[str, str]] = []
+        level: list[tuple[str, str]] = []
         for group in levels(self.agents):
             context = aggregate(results) if results else ""
             asked = with_context(task, f"[앞 단계 결과]\n{context}" if context else "")
+            level = []
             for agent in group:
                 if self._stopped():
-                    return aggregate(results)
+                    return aggregate(results + level)
                 done = await self.delegate(agent, asked)
-                results.append((agent.name, done.text))
-        return results[-1][1] if results else ""
+                level.append((agent.name, done.text))
+            results += level
+        return aggregate(level) if level else ""
 
     async def blackboard(self, task: str) -> str:
         board: list[tuple[str, str]] = []

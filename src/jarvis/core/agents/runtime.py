@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Collection
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -156,8 +156,9 @@ class SubAgentHost:
     gate: Gate
     # The model a top-level agent's sub-agents use (its own): (provider, model name).
     model_for: Callable[[str], tuple[Provider, str]]
-    # The tools a top-level agent may never use (its boundaries): its sub-agents neither.
-    never_for: Callable[[str], Collection[str]]
+    # The tools a top-level agent may use (None: all): its sub-agents get no others, so its
+    # `never` and tool list bind them too.
+    visible_for: Callable[[str], set[str] | None]
     memory: MemoryService | None
     clock: Clock
     language: Language = "ko"
@@ -176,14 +177,15 @@ class SubAgentHost:
 
     def tools_for(self, spec: SubAgentSpec, ctx: ToolCallContext) -> LoopTools:
         sandbox = self.gate.sandbox
+        available = set(self.tools.names())
+        allowed = self.visible_for(ctx.agent_id)
         names = subagent_tools(
             spec.tools,
-            set(self.tools.names()),
+            available if allowed is None else available & allowed,
             depth=len(ctx.path),  # the sub-agent's level: the caller's path is one shorter
             max_depth=self.limits.max_depth,
             unattended=ctx.unattended,
             requires_approval=lambda name: sandbox.any_requires_approval([name], ctx.user_id),
-            never=self.never_for(ctx.agent_id),
         )
         return GatedTools(self.tools, self.workspace, self.gate_for(ctx), visible=set(names))
 
