@@ -256,7 +256,7 @@ class Sandbox:
             pattern = suggest_pattern(tool.name, call.arguments, self.workspace)
             offered = pattern if self.accepts_standing_consent(tool.name) else None
             return Decision("ask", "approval_required", detail=offered or "")
-        if self.unattended:
+        if self.unattended or ctx.unattended:
             return Decision("deny", "approval_unavailable")
         if self.approvals is None:
             return Decision("deny", "no_approver")
@@ -348,6 +348,7 @@ class Sandbox:
             id=new_id(),
             session_id=ctx.session_id,
             agent_id=ctx.agent_id,
+            agent_path=list(ctx.path),
             user_id=ctx.user_id,
             turn=ctx.turn,
             tool_call_id=call.id,

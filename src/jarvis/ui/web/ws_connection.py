@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 from starlette.websockets import WebSocket
 
+from jarvis.app.agent_commands import agent_listing, unknown_agent
 from jarvis.app.learning import learning_slash
 from jarvis.common.i18n import Language, t
 from jarvis.common.storage_errors import StorageUnavailable, describe_storage_error
+from jarvis.core.agents.direct import orchestrate_args, orchestrate_usage, run_tool_now
 from jarvis.core.session import AgentSession
 from jarvis.core.slash.openloop import openloop_command
 from jarvis.ui.web.broker import Connection
@@ -166,11 +168,36 @@ async def _command(state: WebApp, session: AgentSession, connection: Connection,
         )
     elif name == "/stop":
         reply = "중단했습니다." if session.abort() else "실행 중인 턴이 없습니다."
+    elif name == "/agent":
+        reply = _agent(state, session, connection, args.strip())
+    elif name == "/orchestrate":
+        orchestrate = orchestrate_args(args)
+        if orchestrate is None:
+            reply = orchestrate_usage(session)
+        else:  # runs beside the reader: its approvals are answered on this connection
+            state.start_work(session, _orchestrate(session, connection, orchestrate))
+            return
     elif (learned := await learning_slash(state.assembly, session, text)) is not None:
         if learned.prompt is not None:  # `/<procedure>`: the recipe runs as a turn
             state.start_turn(session, learned.prompt)
             return
         reply = learned.text
     else:
-        reply = "명령: /stop (새 세션과 이어가기는 화면 위 세션 메뉴)"
+        reply = "명령: /stop, /agent [id], /orchestrate <pattern> <작업> (세션은 화면 위 메뉴)"
     connection.send({"type": "command_result", "text": reply})
+
+
+def _agent(state: WebApp, session: AgentSession, connection: Connection, target: str) -> str:
+    """`/agent` lists the agents; `/agent <id>` asks the page to open a session of that agent."""
+    lang = state.assembly.settings.language
+    if not target:
+        return agent_listing(state.agents, session.info.agent_id, lang)
+    if state.agents.get(target) is None:
+        return unknown_agent(state.agents, target, lang)
+    connection.send({"type": "agent_switch", "agent": target})
+    return target
+
+
+async def _orchestrate(session: AgentSession, connection: Connection, args: dict[str, Any]) -> None:
+    result = await run_tool_now(session, "orchestrate", args)
+    connection.send({"type": "command_result", "text": result.content})
