@@ -22,12 +22,14 @@ from jarvis import __version__
 from jarvis.app.infra import AppAssembly
 from jarvis.app.session_builder import SessionBuilder
 from jarvis.app.settings import SettingsError
+from jarvis.app.unattended.service import Unattended
 from jarvis.common.i18n import Language, t
 from jarvis.common.logging import get_logger
 from jarvis.common.storage_errors import StorageUnavailable, describe_storage_error
 from jarvis.core.approvals.pg_pending import PostgresPendingStore
 from jarvis.core.policy.rule_store import RuleFileError, RulePermissionError, visible_to
 from jarvis.core.session import AgentSession
+from jarvis.ui.web import routes_unattended
 from jarvis.ui.web.auth import Authenticator, RateLimiter
 from jarvis.ui.web.broker import BrokerRegistry
 from jarvis.ui.web.hud_access import PUBLIC_PATHS, PUBLIC_PREFIXES, register_access_routes
@@ -67,6 +69,7 @@ class WebApp:
     def __init__(self, assembly: AppAssembly) -> None:
         self.assembly = assembly
         self.builder = SessionBuilder(assembly)
+        self.unattended = Unattended(assembly, {self.builder.agent_id: self.builder})
         self.brokers = BrokerRegistry(assembly.channels, shared=assembly.shared)
         settings = assembly.settings
         self.lang: Language = settings.language
@@ -136,9 +139,11 @@ def create_app(assembly: AppAssembly) -> FastAPI:
             _log.error("%s", exc)  # one clear line; uvicorn then stops
             raise
         state.follow_other_processes()
+        await state.unattended.start()
         try:
             yield
         finally:
+            await state.unattended.aclose()
             await assembly.aclose()
 
     app = FastAPI(title="Jarvis", version=__version__, lifespan=lifespan)
@@ -176,6 +181,7 @@ def create_app(assembly: AppAssembly) -> FastAPI:
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts, www_redirect=False)
     app.add_middleware(SecurityHeaders)
     register_access_routes(app, state)
+    routes_unattended.register(app, state)
 
     @app.get("/static/{name}")
     async def static(name: str) -> Response:
