@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 import httpx
 
 from jarvis.core.scheduler.preapproval import NotOwner
-from tests.integration.unattended.helpers import on_server, unattended_of, write_schedule
+from tests.integration.unattended.helpers import MANUAL, on_server, unattended_of, write_schedule
 from tests.support.live_server import Tab, live_server
 from tests.support.processes import bash
 
@@ -21,7 +21,7 @@ NINE = int(datetime(2026, 12, 3, 9, 0, tzinfo=SEOUL).timestamp() * 1000)
 
 async def test_a_due_schedule_runs_once_and_reaches_the_open_window(tmp_path: Path) -> None:
     write_schedule(tmp_path, "brief", when="every day 9:00", prompt="아침 요약")
-    with live_server(tmp_path, ["요약: 할 일 3개"]) as server:
+    with live_server(tmp_path, ["요약: 할 일 3개"], scheduler=MANUAL) as server:
         service = unattended_of(server)
         runtime = service.runtime
         assert runtime is not None
@@ -48,7 +48,7 @@ async def test_a_due_schedule_runs_once_and_reaches_the_open_window(tmp_path: Pa
 
 async def test_enabling_waits_for_the_owners_preapproval(tmp_path: Path) -> None:
     write_schedule(tmp_path, "cleanup", enabled=False, tools=["bash"], prompt="정리해 줘")
-    with live_server(tmp_path, [bash("echo cleaned"), "정리 끝"]) as server:
+    with live_server(tmp_path, [bash("echo cleaned"), "정리 끝"], scheduler=MANUAL) as server:
         service = unattended_of(server)
         async with httpx.AsyncClient(headers=server.headers) as http:
             url = f"{server.url}/api/unattended"
@@ -93,7 +93,9 @@ async def test_without_a_grant_the_run_says_it_was_blocked(tmp_path: Path) -> No
         "rules:\n  - {tool: bash, pattern: echo}\n", encoding="utf-8"
     )
     write_schedule(tmp_path, "nightly", prompt="로그를 봐")
-    with live_server(tmp_path, [bash("echo hi"), "bash 를 쓸 수 없었습니다"]) as server:
+    with live_server(
+        tmp_path, [bash("echo hi"), "bash 를 쓸 수 없었습니다"], scheduler=MANUAL
+    ) as server:
         service = unattended_of(server)
         tab = await Tab.open(server.ws_url(), server.headers)
         await tab.next("session")
@@ -107,7 +109,9 @@ async def test_without_a_grant_the_run_says_it_was_blocked(tmp_path: Path) -> No
 
 async def test_dangerous_commands_are_blocked_even_when_preapproved(tmp_path: Path) -> None:
     write_schedule(tmp_path, "risky", tools=["bash"], prompt="정리")
-    with live_server(tmp_path, [bash("sudo rm -rf /tmp/x"), "못 했습니다"]) as server:
+    with live_server(
+        tmp_path, [bash("sudo rm -rf /tmp/x"), "못 했습니다"], scheduler=MANUAL
+    ) as server:
         service = unattended_of(server)
         schedule = service.schedule("risky")
         await on_server(server, service.preapprovals.grant(schedule, ["bash"], "local"))

@@ -64,11 +64,11 @@ class UnattendedRuntime:
 
     async def _tick_forever(self) -> None:
         while True:
+            await asyncio.sleep(self.settings.tick_sec)
             try:
                 await self.tick(self.app.clock.now_ms())
             except Exception:  # one bad tick never stops the next
                 _log.exception("unattended tick failed")
-            await asyncio.sleep(self.settings.tick_sec)
 
     async def tick(self, now_ms: int) -> list[str]:
         """Start what is due at `now_ms`; returns the run ids asked for (started or joined)."""
