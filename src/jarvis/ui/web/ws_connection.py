@@ -41,6 +41,7 @@ async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, 
         {"type": "session", "session": session.info.model_dump(), "running": session.running}
     )
     broker.attach(connection)
+    leave_hub = state.unattended.hub.attach(user, connection.send)  # proactive messages
     await state.show_stored_requests(session)
     try:
         while True:
@@ -64,6 +65,7 @@ async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, 
                 )
     finally:
         broker.detach(connection)
+        leave_hub()
         unsubscribe()
         connection.close()
         with contextlib.suppress(Exception):
