@@ -7,10 +7,13 @@ outcome on the `ToolResult` (a human or timeout denial ends the round by code).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from jarvis.model_layer.messages import ToolCall, ToolSpec
+from pydantic import BaseModel
+
+from jarvis.model_layer.messages import ImagePart, ToolCall, ToolSpec
 
 Denial = Literal["user_deny", "timeout"]
 ExecutionMode = Literal["parallel", "sequential"]
@@ -25,6 +28,8 @@ class ToolResult:
     # Set when a human denied the call or nobody answered in time.
     denial: Denial | None = None
     details: dict[str, Any] = field(default_factory=dict)
+    # Images for the model (providers that take no images see only the text's note).
+    images: list[ImagePart] = field(default_factory=list)
 
 
 @dataclass
@@ -36,6 +41,8 @@ class ToolCallContext:
     turn: int
     abort: asyncio.Event
     user_id: str = "local"
+    # Where a running tool reports progress (the session's front ends); None: nobody listens.
+    emit: Callable[[BaseModel], None] | None = None
 
 
 class LoopTools(Protocol):

@@ -151,12 +151,10 @@ class AppAssembly:
             await self.extensions.start()
         else:
             self.extensions.initial_load()
+        # Servers connect in the background: start-up never waits for a slow one.
         await self.mcp.start(self.settings.mcp_servers)
         if self.settings.plugin.watch_files:
             await self.config_watcher.start()
-        for status in self.mcp.status():
-            if not status.ok:
-                _log.warning("MCP server %s skipped: %s", status.name, status.error)
 
     async def aclose(self) -> None:
         await self.extensions.stop()
@@ -247,7 +245,7 @@ class InfraBuilder:
         )
         tools = self.tool_registry()
         skills = SkillRegistry()
-        mcp = MCPManager(tools)
+        mcp = MCPManager(tools, log_dir=settings.home / "logs" / "mcp")
         return AppAssembly(
             settings=settings,
             providers=default_provider_registry(settings.language),

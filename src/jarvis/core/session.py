@@ -181,6 +181,7 @@ class AgentSession:
             turn=turn,
             abort=abort,
             user_id=self.info.user_id,
+            emit=self.emit,
         )
         result = await run_agent_loop(
             provider=setup.provider,

@@ -22,7 +22,7 @@ from tests.integration.mcp.servers.demo_server import build_server
 
 DEMO_SCRIPT = Path(__file__).parent / "servers" / "demo_server.py"
 
-ServeApp = Callable[[ASGIApp], Awaitable[int]]
+ServeApp = Callable[..., Awaitable[int]]
 Transport = Literal["stdio", "sse", "http"]
 
 
@@ -114,9 +114,10 @@ async def serve_app() -> AsyncIterator[ServeApp]:
     """Serve ASGI apps under uvicorn on 127.0.0.1; returns each one's port once it accepts."""
     servers: list[tuple[uvicorn.Server, asyncio.Task[None]]] = []
 
-    async def serve(app: ASGIApp) -> int:
+    async def serve(app: ASGIApp, port: int = 0) -> int:
         sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", port))
         config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
         server = uvicorn.Server(config)
         servers.append((server, asyncio.create_task(server.serve(sockets=[sock]))))
