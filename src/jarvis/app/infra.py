@@ -21,6 +21,7 @@ from jarvis.agent_layer.sessions.pg_store import PostgresSessionStore
 from jarvis.app.config_watcher import McpConfigWatcher
 from jarvis.app.demo import demo_provider
 from jarvis.app.extension_watcher import ExtensionWatcher
+from jarvis.app.mcp_config import server_set
 from jarvis.app.settings import Settings, SettingsError
 from jarvis.common.clock import Clock, SystemClock
 from jarvis.common.logging import get_logger
@@ -152,7 +153,8 @@ class AppAssembly:
         else:
             self.extensions.initial_load()
         # Servers connect in the background: start-up never waits for a slow one.
-        await self.mcp.start(self.settings.mcp_servers)
+        servers = server_set(self.settings)
+        await self.mcp.start(servers.configs, servers.problems)
         if self.settings.plugin.watch_files:
             await self.config_watcher.start()
 

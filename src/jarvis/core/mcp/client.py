@@ -29,6 +29,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from jarvis.common.logging import get_logger
+from jarvis.core.mcp.call_order import CallOrder
 from jarvis.core.mcp.config import MCPServerConfig
 from jarvis.core.mcp.transport import ClientHooks, HttpRecord, log_tail, open_session
 
@@ -80,8 +81,8 @@ class MCPConnection:
         self.error: str | None = None
         self.instructions: str | None = None
         self.stderr_log = stderr_log
-        # Non-read-only calls to one server go one at a time (see tools.py).
-        self.serial = asyncio.Lock()
+        # Read-only calls share; others to one server go one at a time, in order (tools.py).
+        self.order = CallOrder()
         self._on_tools = on_tools
         self._on_state = on_state
         self._hooks = hooks or ClientHooks()
@@ -342,6 +343,7 @@ class MCPConnection:
     def _lost(self, client: Client) -> None:
         # Only the session that failed: another call may already have opened a new one.
         if self._client is client:
+            self._client = None  # no call may take it while the supervisor tears it down
             self._restart.set()
             self._wake.set()
 

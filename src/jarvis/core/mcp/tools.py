@@ -12,7 +12,6 @@ the one before it, since servers like `server-filesystem` race on concurrent wri
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import mcp_types
@@ -58,9 +57,8 @@ class MCPTool(Tool):
 
     async def execute(self, call_id: str, args: dict[str, Any], env: ToolEnv) -> ToolResult:
         config = self._connection.config
-        serial = contextlib.nullcontext() if self.read_only else self._connection.serial
         try:
-            async with serial:
+            async with self._connection.order.turn(shared=self.read_only):
                 result = await self._connection.call_tool(
                     self.own_name,
                     args,

@@ -68,9 +68,23 @@ class _RecordingTransport(httpx2.AsyncHTTPTransport):
         self._record.last_status = status
         if status == 401:
             self._record.unauthorized += 1
-        elif status == 404 and request.headers.get("mcp-session-id"):
-            self._record.stale_session += 1
+        elif status in (400, 404) and request.headers.get("mcp-session-id"):
+            return await self._session_refused(request, response)
         return response
+
+    async def _session_refused(
+        self, request: httpx2.Request, response: httpx2.Response
+    ) -> httpx2.Response:
+        """404 is the spec's "unknown session"; the TypeScript SDK's servers answer 400 with a
+        "No valid session ID" body instead, so that counts too. The body is small: read it and
+        hand on an equal response."""
+        body = await response.aread()
+        await response.aclose()
+        if response.status_code == 404 or b"session" in body.lower():
+            self._record.stale_session += 1
+        return httpx2.Response(
+            response.status_code, headers=response.headers, content=body, request=request
+        )
 
 
 @contextlib.asynccontextmanager

@@ -13,6 +13,7 @@ import typer
 
 from jarvis.agent_layer.tools import ToolCallContext
 from jarvis.app.infra import AppAssembly
+from jarvis.app.mcp_config import server_set
 from jarvis.app.settings import SettingsError
 from jarvis.model_layer.messages import ToolCall
 from jarvis.ui.cli.mcp_status import status_lines
@@ -187,7 +188,8 @@ def extensions() -> None:
 
 async def _extensions(app: AppAssembly) -> None:
     app.extensions.initial_load()
-    await app.mcp.start(app.settings.mcp_servers)
+    servers = server_set(app.settings)
+    await app.mcp.start(servers.configs, servers.problems)
     try:
         for row in app.extensions.status():
             mark = "ok " if row.ok else "ERR"
