@@ -287,10 +287,10 @@ def create_app(assembly: AppAssembly) -> FastAPI:
         servers = [
             {
                 "kind": "mcp",
-                "name": m.name,
                 "file": "",
+                "detail": f"{m.tool_count} tools" if m.ok else (m.error or m.state),
+                **m.as_dict(),
                 "ok": m.ok,
-                "detail": f"{m.tool_count} tools" if m.ok else (m.error or ""),
             }
             for m in assembly.mcp.status()
         ]
