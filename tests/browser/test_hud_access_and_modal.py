@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from playwright.async_api import Browser, Page, expect
 
@@ -45,6 +46,11 @@ async def say(page: Page, text: str) -> None:
 async def follow(server: LiveServer, page: Page) -> Tab:
     """A second client of the page's session, to watch how approvals are answered."""
     session = await page.evaluate("sessionStorage.getItem('jarvis_session')")
+    if not session:  # opening the page made no session: make one and show it
+        async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
+            session = (await http.post("/api/sessions")).json()["id"]
+        await page.goto(server.launch_url(session=str(session)))
+        await expect(page.locator("#status.on")).to_be_visible()
     tab = await Tab.open(server.ws_url(str(session)))
     await tab.next("session")
     return tab

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
-from importlib import resources
 from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket
@@ -39,6 +38,7 @@ from jarvis.ui.web.security import (
     allowed_hosts,
 )
 from jarvis.ui.web.session_cookie import CookieSigner, load_or_create_secret
+from jarvis.ui.web.static_files import register_static_route
 from jarvis.ui.web.ws_connection import ANSWER_STATUS, serve_connection
 
 _log = get_logger("jarvis.web")
@@ -177,17 +177,7 @@ def create_app(assembly: AppAssembly) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     register_access_routes(app, state)
 
-    @app.get("/static/{name}")
-    async def static(name: str) -> Response:
-        types = {".js": "text/javascript", ".css": "text/css", ".png": "image/png"}
-        suffix = name[name.rfind(".") :] if "." in name else ""
-        if suffix not in types or "/" in name:
-            raise HTTPException(404)
-        try:
-            data = resources.files("jarvis.ui.web.static").joinpath(name).read_bytes()
-        except FileNotFoundError:
-            raise HTTPException(404) from None
-        return Response(data, media_type=types[suffix])
+    register_static_route(app)
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
