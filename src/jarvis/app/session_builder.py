@@ -117,6 +117,13 @@ class SessionBuilder:
     async def list(self, *, user_id: str | None = None) -> list[SessionInfo]:
         return await self.app.session_store.list_sessions(agent_id=self.agent_id, user_id=user_id)
 
+    def live(self, session_id: str) -> AgentSession | None:
+        return self._live.get(session_id)
+
+    def forget(self, session_id: str) -> None:
+        """A deleted session is not resumed from memory."""
+        self._live.pop(session_id, None)
+
     def _keep(self, session: AgentSession) -> AgentSession:
         self._live[session.id] = session
         return session
