@@ -25,9 +25,9 @@ from jarvis.common.i18n import Language, t
 from jarvis.common.logging import get_logger
 from jarvis.common.storage_errors import StorageUnavailable, describe_storage_error
 from jarvis.core.approvals.pg_pending import PostgresPendingStore
-from jarvis.core.policy.rule_store import RuleFileError, RulePermissionError, visible_to
+from jarvis.core.policy.rule_store import visible_to
 from jarvis.core.session import AgentSession
-from jarvis.ui.web import routes_sessions
+from jarvis.ui.web import routes_rules, routes_sessions
 from jarvis.ui.web.auth import Authenticator, RateLimiter
 from jarvis.ui.web.broker import BrokerRegistry
 from jarvis.ui.web.hud_access import PUBLIC_PATHS, PUBLIC_PREFIXES, register_access_routes
@@ -56,12 +56,6 @@ class LoopStatusUpdate(BaseModel):
     status: Literal["open", "done", "dismissed"]
 
 
-class RevokeRequest(BaseModel):
-    agent: str | None = None
-    tool: str
-    pattern: str
-
-
 class WebApp:
     """State shared by the routes: the assembly, the agent's session builder, brokers."""
 
@@ -80,10 +74,12 @@ class WebApp:
         self.limiter = RateLimiter(assembly.settings.security.rate_limit_per_minute)
         self._turns: set[asyncio.Task[Any]] = set()
 
-    async def session_for(self, session_id: str | None, user: str) -> AgentSession:
+    async def session_for(
+        self, session_id: str | None, user: str, lang: Language | None = None
+    ) -> AgentSession:
         if not session_id:
-            return await self.builder.create(user_id=user)
-        session = await self.builder.open(session_id)
+            return await self.builder.create(user_id=user, lang=lang)
+        session = await self.builder.open(session_id, lang)
         if session is None:
             raise HTTPException(404, f"no such session: {session_id}")
         if session.info.user_id != user:
@@ -180,6 +176,7 @@ def create_app(assembly: AppAssembly) -> FastAPI:
 
     register_static_route(app)
     routes_sessions.register(app, state)
+    routes_rules.register(app, state)
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
@@ -192,7 +189,8 @@ def create_app(assembly: AppAssembly) -> FastAPI:
     @app.post("/api/sessions")
     async def create_session(request: Request) -> dict[str, Any]:
         try:
-            session = await state.builder.create(user_id=request.state.user)
+            lang = person_language(request.query_params.get("lang"))
+            session = await state.builder.create(user_id=request.state.user, lang=lang)
         except OSError as exc:  # a full disk or a read-only data dir: one line, no traceback
             lang, reason = assembly.settings.language, exc.strerror or str(exc)
             line = t("files.session_create_failed", lang, path=exc.filename, reason=reason)
@@ -215,26 +213,6 @@ def create_app(assembly: AppAssembly) -> FastAPI:
     async def rules(request: Request) -> dict[str, Any]:
         files = await _rules_view(state, request.state.user)
         return {"files": files, "errors": assembly.rules.errors()}
-
-    @app.post("/api/rules/revoke")
-    async def revoke(body: RevokeRequest, request: Request) -> JSONResponse:
-        user = request.state.user
-        try:
-            removed = await assembly.rules.revoke(
-                body.agent or "main",
-                body.tool,
-                body.pattern,
-                shared=body.agent is None,
-                user=user,
-                admin=assembly.sandbox.is_admin(user),
-            )
-        except RulePermissionError as exc:
-            return JSONResponse({"detail": str(exc)}, status_code=403)
-        except RuleFileError as exc:
-            return JSONResponse({"detail": str(exc)}, status_code=409)
-        except ValueError as exc:
-            return JSONResponse({"detail": str(exc)}, status_code=422)
-        return JSONResponse({"removed": removed})
 
     @app.get("/api/audit")
     async def audit(
@@ -292,7 +270,8 @@ def create_app(assembly: AppAssembly) -> FastAPI:
             await ws.close(code=4429, reason="too many requests")
             return
         try:
-            session = await state.session_for(ws.query_params.get("session"), user)
+            lang = person_language(ws.query_params.get("lang"))
+            session = await state.session_for(ws.query_params.get("session"), user, lang)
         except HTTPException as exc:
             await ws.close(code=4000 + exc.status_code, reason=str(exc.detail))
             return
@@ -302,6 +281,11 @@ def create_app(assembly: AppAssembly) -> FastAPI:
         await serve_connection(state, ws, session, user)
 
     return app
+
+
+def person_language(asked: str | None) -> Language | None:
+    """The language a page asked for (`?lang=`), when it is one Jarvis speaks."""
+    return "en" if asked == "en" else "ko" if asked == "ko" else None
 
 
 async def _rules_view(state: WebApp, user: str) -> dict[str, list[dict[str, Any]]]:

@@ -199,7 +199,7 @@
     const item = { frame, node: addMessage("user", text) };
     current = null;
     if (!sessionId) { // the first message makes the session
-      const res = await api("/api/sessions", { method: "POST" });
+      const res = await api(`/api/sessions?lang=${lang}`, { method: "POST" });
       if (!res.ok) { outbox.push(item); markQueued(item); return; }
       outbox.push(item); sessionId = (await res.json()).id; sessionStorage.setItem("jarvis_session", sessionId);
       syncAddress(); connect(); return;

@@ -136,13 +136,16 @@
   async function revoke(r) {
     const body = JSON.stringify({ agent: r.agent, tool: r.tool, pattern: r.pattern });
     const res = await api("/api/rules/revoke", { method: "POST", body });
-    if (!res.ok) { log("error", `✗ ${(await res.json()).detail || res.status}`, false); return; }
+    const data = await res.json();
+    if (!res.ok) { log("error", `✗ ${data.detail || res.status}`, false); return; }
     log("rule", S.revoked(`${r.tool} ${r.pattern}`));
     await loadRules();
+    if (!data.undo) return;
     const undo = el("li", "undo");
     undo.append(el("span", "", S.revoked(`${r.tool} ${r.pattern}`)), button("small", S.undo, async () => {
-      const again = await api("/api/rules/restore", { method: "POST", body: JSON.stringify({ agent: r.agent, rule: r }) });
+      const again = await api("/api/rules/undo", { method: "POST", body: JSON.stringify({ token: data.undo }) });
       if (!again.ok) log("error", `✗ ${(await again.json()).detail || again.status}`, false);
+      else log("rule", `${S.undo}: ${r.tool} ${r.pattern}`, true);
       loadRules();
     }));
     $("rules").prepend(undo);

@@ -1,4 +1,5 @@
-"""Renaming and deleting sessions over HTTP: the owner may, a foreign page or no login may not."""
+"""Sessions rename/delete and rule undo over HTTP: the owner may, a foreign page, another person
+or no login may not."""
 
 from __future__ import annotations
 
@@ -74,3 +75,25 @@ async def test_another_users_session_is_refused(tmp_path: Path) -> None:
             refused = await http.patch(f"/api/sessions/{sid}", json={"title": "b"}, headers=bob)
             assert refused.status_code == 403
             assert [r["id"] for r in (await http.get("/api/sessions", headers=ann)).json()] == [sid]
+
+
+async def test_undo_puts_back_only_what_this_person_revoked(tmp_path: Path) -> None:
+    keys = [{"name": "ann", "key": "k-ann-123456789"}, {"name": "bob", "key": "k-bob-123456789"}]
+    rules = "rules:\n  - {tool: bash, pattern: git log, granted_by: bob}\n"
+    (tmp_path / "approvals").mkdir()
+    (tmp_path / "approvals" / "main.yaml").write_text(rules, encoding="utf-8")
+    with live_server(tmp_path, ["hi"], security={"api_keys": keys}) as server:
+        ann = {"Authorization": "Bearer k-ann-123456789"}
+        bob = {"Authorization": "Bearer k-bob-123456789"}
+        own = {"agent": "main", "tool": "bash", "pattern": "git log"}
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            revoked = (await http.post("/api/rules/revoke", json=own, headers=bob)).json()
+            assert revoked["removed"] == 1 and revoked["undo"]
+            undo = {"token": revoked["undo"]}
+            assert (await http.post("/api/rules/undo", json=undo, headers=ann)).status_code == 404
+            back = await http.post("/api/rules/undo", json=undo, headers=bob)
+            assert back.json() == {"restored": 1}
+            assert (await http.post("/api/rules/undo", json=undo, headers=bob)).status_code == 404
+            listed = (await http.get("/api/rules", headers=bob)).json()["files"]
+            assert [r["pattern"] for r in listed["approvals/main.yaml"]] == ["git log"]
+            assert listed["approvals/main.yaml"][0]["granted_by"] == "bob"
