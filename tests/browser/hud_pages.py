@@ -26,7 +26,10 @@ async def open_hud(
     browser: Browser, url: str, size: str = "desktop", **context: Any
 ) -> tuple[Page, list[str]]:
     """The page at `size`, and the list its CSP violations (console lines) are collected in."""
-    page = await (await browser.new_context(viewport=SIZES[size], **context)).new_page()  # type: ignore[arg-type]
+    # Reduced motion: drawers open without a transition, so a screenshot shows where they end.
+    context.setdefault("reduced_motion", "reduce")
+    made = await browser.new_context(viewport=SIZES[size], **context)  # type: ignore[arg-type]
+    page = await made.new_page()
     violations: list[str] = []
     page.on("console", lambda m: violations.append(m.text) if "Security Policy" in m.text else None)
     page.on("pageerror", lambda e: violations.append(f"page error: {e}"))

@@ -45,7 +45,9 @@ async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, 
                 break
             raw = message.get("text")
             if raw is None:
-                connection.send({"type": "error", "message": t("web.binary_frame", state.lang)})
+                connection.send(
+                    {"type": "error", "message": t("web.binary_frame", session.setup.language)}
+                )
                 continue
             try:
                 await _handle(state, session, connection, raw)
@@ -54,7 +56,9 @@ async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, 
                 connection.send(
                     {
                         "type": "error",
-                        "message": t("web.storage_unavailable", state.lang, cause=cause),
+                        "message": t(
+                            "web.storage_unavailable", session.setup.language, cause=cause
+                        ),
                         "code": 503,
                     }
                 )
@@ -120,13 +124,13 @@ def _parse(raw: str, language: Language) -> ClientMessage | str:
 
 
 async def _handle(state: WebApp, session: AgentSession, connection: Connection, raw: str) -> None:
-    message = _parse(raw, state.lang)
+    message = _parse(raw, session.setup.language)
     if isinstance(message, str):
         connection.send({"type": "error", "message": message})
         return
     if not state.limiter.allow(connection.user_id):
         connection.send(
-            {"type": "error", "message": t("web.rate_limited", state.lang), "code": 429}
+            {"type": "error", "message": t("web.rate_limited", session.setup.language), "code": 429}
         )
         return
     if message.type == "prompt":
@@ -156,10 +160,12 @@ async def _command(state: WebApp, session: AgentSession, connection: Connection,
             session.info.agent_id,
             connection.user_id,
             args,
-            state.assembly.settings.language,
+            session.setup.language,
         )
     elif name == "/stop":
-        reply = "중단했습니다." if session.abort() else "실행 중인 턴이 없습니다."
+        reply = t(
+            "hud.stopped" if session.abort() else "hud.nothing_running", session.setup.language
+        )
     else:
-        reply = "명령: /stop (새 세션과 이어가기는 화면 위 세션 메뉴)"
+        reply = t("hud.commands", session.setup.language)
     connection.send({"type": "command_result", "text": reply})

@@ -16,6 +16,7 @@
     },
   });
   md.disable("image");
+  md.linkify.set({ fuzzyLink: false }); // "app.py" is a file name, not a web address
   const PURIFY = { RETURN_DOM_FRAGMENT: true, FORBID_ATTR: ["style"], FORBID_TAGS: ["style", "img", "form", "input"] };
   window.DOMPurify.addHook("afterSanitizeAttributes", (node) => {
     if (node.tagName === "A") { node.setAttribute("target", "_blank"); node.setAttribute("rel", "noopener noreferrer"); }

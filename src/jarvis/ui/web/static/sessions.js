@@ -16,7 +16,7 @@
         const open = button("session-open", "", () => onSelect(s.id));
         open.append(el("span", "session-title", titleOf(s)), el("time", "muted", when(s.updated_ms)));
         const tools = el("span", "session-tools");
-        tools.append(button("icon-btn rename", "✎", () => rename(s), S.rename), button("icon-btn delete", "🗑", () => remove(s), S.del));
+        tools.append(button("icon-btn rename", "✎", () => rename(s), S.rename), button("icon-btn delete", "✕", () => remove(s), S.del));
         li.append(open, tools); list.append(li);
       }
     }

@@ -57,7 +57,7 @@
       this.name = ev.tool_name; this.args = ev.args || {}; this.started = started; this.fetchFull = fetchFull;
       this.node = el("details", "tool running"); this.node.dataset.call = ev.tool_call_id || "";
       const summary = el("summary");
-      this.icon = el("span", "tool-icon", "⏳");
+      this.icon = el("span", "tool-icon", "");
       this.elapsed = el("span", "tool-time", "");
       summary.append(this.icon, el("b", "tool-name", this.name), el("span", "tool-brief", brief(this.name, this.args)), this.elapsed);
       this.body = el("div", "tool-body");
