@@ -28,6 +28,7 @@ async def open_hud(
     """The page at `size`, and the list its CSP violations (console lines) are collected in."""
     # Reduced motion: drawers open without a transition, so a screenshot shows where they end.
     context.setdefault("reduced_motion", "reduce")
+    context.setdefault("locale", "ko-KR")  # the HUD follows the browser's language
     made = await browser.new_context(viewport=SIZES[size], **context)  # type: ignore[arg-type]
     page = await made.new_page()
     violations: list[str] = []

@@ -18,7 +18,7 @@ def bash(command: str) -> dict[str, Any]:
 
 async def open_hud(browser: Browser, url: str) -> Page:
     """Open the URL `jarvis serve` printed (`server.launch_url()`) in a fresh browser."""
-    page = await (await browser.new_context()).new_page()
+    page = await (await browser.new_context(locale="ko-KR")).new_page()
     await page.goto(url)
     await expect(page.locator("#status.on")).to_be_visible()
     return page

@@ -28,7 +28,8 @@ def bash(command: str) -> dict[str, Any]:
 
 
 async def open_hud(browser: Browser, url: str, viewport: dict[str, int] = DESKTOP) -> Page:
-    page = await (await browser.new_context(viewport=viewport)).new_page()  # type: ignore[arg-type]
+    context = await browser.new_context(viewport=viewport, locale="ko-KR")  # type: ignore[arg-type]
+    page = await context.new_page()
     violations: list[str] = []
     page.on("console", lambda m: violations.append(m.text) if "Security Policy" in m.text else None)
     page.set_default_timeout(10_000)
@@ -73,7 +74,7 @@ async def test_the_printed_url_logs_in_and_leaves_the_address_bar(
         )
         await say(page, "hi")
         await expect(page.locator(".msg.assistant").last).to_have_text("hello")
-        stranger = await (await browser.new_context()).new_page()
+        stranger = await (await browser.new_context(locale="ko-KR")).new_page()
         await stranger.goto(server.url)
         await expect(stranger.locator("#gate-message")).to_have_text(t("web.gate_open_url"))
         await expect(stranger.locator("#modal")).to_have_count(0)
@@ -82,7 +83,7 @@ async def test_the_printed_url_logs_in_and_leaves_the_address_bar(
 async def test_api_key_login_form(browser: Browser, tmp_path: Path) -> None:
     keys = [{"name": "alice", "key": "k-alice-secret"}]
     with live_server(tmp_path, ["hello"], security={"api_keys": keys}) as server:
-        page = await (await browser.new_context()).new_page()
+        page = await (await browser.new_context(locale="ko-KR")).new_page()
         await page.goto(server.url)
         await page.fill("#login-key", "wrong")
         await page.click("#login button")

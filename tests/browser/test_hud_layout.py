@@ -157,3 +157,13 @@ async def test_readme_screenshot(browser: Browser, tmp_path: Path) -> None:
         await say(page, "now clean the build")
         await expect(page.locator("#modal-warnings")).to_contain_text("compound")
         await shot(page, "readme-hud")
+
+
+async def test_the_browser_language_decides_unless_the_person_chose(
+    browser: Browser, tmp_path: Path
+) -> None:
+    with live_server(tmp_path, ["hi"]) as server:
+        page, _ = await open_hud(browser, server.launch_url(), locale="en-US")
+        await expect(page.locator("#send")).to_have_text("Send")
+        await page.goto(server.launch_url(lang="ko"))
+        await expect(page.locator("#send")).to_have_text("보내기")

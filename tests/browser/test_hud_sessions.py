@@ -78,7 +78,7 @@ async def test_rename_search_delete_and_deep_link(browser: Browser, tmp_path: Pa
         await expect(page.locator("#session-list li")).to_have_count(1)
         assert [s["id"] for s in await sessions_on_server(server.url, server.headers)] == [first]
 
-        deep = await (await browser.new_context()).new_page()
+        deep = await (await browser.new_context(locale="ko-KR")).new_page()
         await deep.goto(server.launch_url(session=first))
         await expect(deep.locator(".msg.assistant")).to_have_text(["a1"])
         await expect(deep.locator("#session-list li.on .session-title")).to_have_text("alpha topic")

@@ -104,6 +104,7 @@
       case "approval_answer": if (ev.status === 409) panels.log("approval", S.conflict, false); break;
       case "agenda_changed":
         if (ev.created) panels.log("agenda", `${S.agendaLog.added} (${ev.created})`, true);
+        if (ev.closed) panels.log("agenda", `${S.agendaLog.closed} (${ev.closed})`);
         panels.loadAgenda(); break;
       case "command_result": addMessage("system", ev.text); break;
       case "error": addMessage("error", ev.message); break;

@@ -5,8 +5,11 @@
   const params = new URLSearchParams(location.search);
   const asked = params.get("lang");
   if (asked === "ko" || asked === "en") localStorage.setItem("jarvis_lang", asked);
+  // A choice made with ?lang= wins, then the browser's language (the first of its list that
+  // Jarvis speaks), then the server's setting.
   const saved = localStorage.getItem("jarvis_lang");
-  const lang = saved === "ko" || saved === "en" ? saved : document.documentElement.dataset.lang || "ko";
+  const browser = (navigator.languages || [navigator.language]).map((l) => String(l).slice(0, 2)).find((l) => l === "ko" || l === "en");
+  const lang = saved === "ko" || saved === "en" ? saved : browser || document.documentElement.dataset.lang || "ko";
   document.documentElement.lang = lang;
   document.documentElement.dataset.lang = lang;
   const S = window.JarvisStrings[lang] || window.JarvisStrings.ko;
