@@ -24,7 +24,7 @@ def spawn(home: Path, *args: str, **env: str) -> pexpect.spawn:
         env=environment,
         cwd=str(home),
         encoding="utf-8",
-        timeout=60,
+        timeout=300,  # a hang guard, generous for a busy machine
         dimensions=(40, 120),
     )
     child.expect("JARVIS · ")

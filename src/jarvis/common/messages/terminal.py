@@ -6,8 +6,8 @@ from jarvis.common.i18n import Language
 
 MESSAGES: dict[str, dict[Language, str]] = {
     "terminal.banner": {
-        "ko": "JARVIS · 세션 {session} · /help 로 명령 보기, Ctrl-D 로 끝내기",
-        "en": "JARVIS · session {session} · /help for commands, Ctrl-D to quit",
+        "ko": "{agent} · 세션 {session} · /help 로 명령 보기, Ctrl-D 로 끝내기",
+        "en": "{agent} · session {session} · /help for commands, Ctrl-D to quit",
     },
     "terminal.session": {"ko": "세션 {session}", "en": "session {session}"},
     "terminal.abort_requested": {"ko": "(중단 요청)", "en": "(stopping)"},
@@ -43,7 +43,13 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "  /sessions       세션 목록\n"
         "  /resume ID      세션 이어가기\n"
         "  /stop           실행 중인 턴 중단 (Ctrl-C 도 같음)\n"
+        "  /agent [ID]     에이전트 목록, 또는 그 에이전트의 새 세션\n"
+        "  /orchestrate P 작업  서브 에이전트에게 맡기기 (P: supervisor, hierarchical, market,\n"
+        "                  blackboard, 쉼표로 잇기)\n"
         "  /openloop       챙길 약속 보기 (/openloop done|dismiss <id>)\n"
+        "  /remember TEXT  사실 기억하기 (/remember 만 치면 목록, /forget ID 로 지우기)\n"
+        "  /wrong          앞 답이 틀렸다고 표시 (실패로 반성)\n"
+        "  /procedures     배운 절차 (list|show|approve|reject|learn)\n"
         "  /exit           끝내기 (Ctrl-D)\n"
         "승인 요청에는: a 또는 Enter = 한 번 허용, A = 항상 허용, d = 거부, 또는 말로 답하기",
         "en": "Commands:\n"
@@ -51,7 +57,13 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "  /sessions       list sessions\n"
         "  /resume ID      continue a session\n"
         "  /stop           stop the running turn (Ctrl-C too)\n"
+        "  /agent [ID]     list agents, or a new session with that agent\n"
+        "  /orchestrate P TASK  hand a task to sub-agents (P: supervisor, hierarchical, market,\n"
+        "                  blackboard, joined by commas)\n"
         "  /openloop       open loops to keep (/openloop done|dismiss <id>)\n"
+        "  /remember TEXT  remember a fact (/remember alone lists them, /forget ID deletes)\n"
+        "  /wrong          mark the last answer wrong (reflected on as a failure)\n"
+        "  /procedures     learned procedures (list|show|approve|reject|learn)\n"
         "  /exit           quit (Ctrl-D)\n"
         "At an approval: a or Enter = allow once, A = always, d = deny, or answer in words",
     },

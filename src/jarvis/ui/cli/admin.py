@@ -218,7 +218,11 @@ def extensions() -> None:
 async def _extensions(app: AppAssembly) -> int:
     """Prints one line per extension; the number that failed."""
     app.extensions.initial_load()
-    await app.mcp.start(app.settings.mcp_servers)
+    from jarvis.app.mcp_config import server_set
+    from jarvis.ui.cli.mcp_status import status_lines
+
+    servers = server_set(app.settings)
+    await app.mcp.start(servers.configs, servers.problems)
     failed = shown = 0
     try:
         for row in app.extensions.status():
@@ -226,11 +230,12 @@ async def _extensions(app: AppAssembly) -> int:
             failed += not row.ok
             shown += 1
             typer.echo(f"{mark} {row.kind:<6} {row.name:<24} {row.file}  {row.detail}".rstrip())
-        for server in app.mcp.status():
-            detail = f"{server.tool_count} tools" if server.ok else server.error
-            failed += not server.ok
-            shown += 1
-            typer.echo(f"{'ok ' if server.ok else 'ERR'} mcp    {server.name:<24} {detail}")
+        await app.mcp.wait_ready()
+        statuses = app.mcp.status()
+        failed += sum(not server.ok for server in statuses)
+        shown += len(statuses)
+        for line in status_lines(statuses, app.settings.language):
+            typer.echo(line)
     finally:
         await app.mcp.aclose()
     home = app.settings.home

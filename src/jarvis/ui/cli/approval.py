@@ -34,7 +34,9 @@ class TerminalApprovalChannel(ApprovalChannel):
         render, lang = self.repl.render, self.lang
         shown = render.shown
         tool, source = shown(request.tool), shown(request.source)
-        render.line(t("terminal.approval.title", lang, tool=tool, source=source))
+        # A sub-agent's or an asked agent's request says who asks (main › planner).
+        who = " · " + " › ".join(request.agent_path) if len(request.agent_path) > 1 else ""
+        render.line(t("terminal.approval.title", lang, tool=tool, source=source) + shown(who))
         for arg in request.args:
             length = arg.original_length
             note = t("terminal.approval.shortened", lang, length=length) if arg.shortened else ""

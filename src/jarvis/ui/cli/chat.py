@@ -11,11 +11,15 @@ import contextlib
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from datetime import datetime
+from typing import Any
 
-from jarvis.app.session_builder import SessionBuilder
+from jarvis.app.agent_commands import agent_listing, unknown_agent
+from jarvis.app.agent_registry import AgentRegistry
+from jarvis.app.learning import learning_slash
 from jarvis.common.i18n import Language, t
+from jarvis.core.agents.direct import orchestrate_args, orchestrate_usage, run_tool_now
 from jarvis.core.session import AgentSession
 from jarvis.core.slash.openloop import openloop_command
 from jarvis.ui.cli.approval import TerminalApprovalChannel
@@ -43,17 +47,18 @@ class LineReader:
 
 
 class ChatRepl:
-    def __init__(self, builder: SessionBuilder, session: AgentSession) -> None:
-        self.builder = builder
+    def __init__(self, agents: AgentRegistry, session: AgentSession) -> None:
+        self.agents = agents
+        self.builder = agents.get(session.info.agent_id) or agents.main
         self.session = session
-        self.render = TerminalRenderer(lang=builder.app.settings.language)
+        self.render = TerminalRenderer(lang=agents.app.settings.language)
         self.reader: LineReader | None = None
         self._unsubscribe: Callable[[], None] = session.subscribe(self.render)
         # Set by the terminal approval channel while it waits for an answer.
         self.answer_sink: Callable[[str], bool] | None = None
         # Lines typed ahead while a turn ran; they are handled after it, in order.
         self._backlog: list[str | None] = []
-        self.channel = TerminalApprovalChannel(self, builder.app.pending)
+        self.channel = TerminalApprovalChannel(self, agents.app.pending)
         self._attach()
 
     def switch(self, session: AgentSession) -> None:
@@ -79,7 +84,8 @@ class ChatRepl:
         loop = asyncio.get_running_loop()
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signal.SIGINT, self._on_interrupt)
-        self.render.line(t("terminal.banner", self.lang, session=self.session.id))
+        name = self.session.setup.agent_name
+        self.render.line(t("terminal.banner", self.lang, agent=name, session=self.session.id))
         while True:
             self.render.write("› ")
             line = self._backlog.pop(0) if self._backlog else await self.reader.next()
@@ -113,8 +119,13 @@ class ChatRepl:
             self.render.write("› ")
 
     async def _turn(self, text: str) -> None:
+        await self._run(self.session.prompt(text))
+
+    async def _run(self, work: Coroutine[Any, Any, Any]) -> None:
+        """A turn (or `/orchestrate`): lines typed meanwhile are `/stop`, approval answers, or
+        kept for later."""
         assert self.reader is not None
-        task = asyncio.create_task(self.session.prompt(text))
+        task = asyncio.create_task(work)
         while not task.done():
             getter = asyncio.ensure_future(self.reader.next())
             await asyncio.wait({task, getter}, return_when=asyncio.FIRST_COMPLETED)
@@ -143,6 +154,10 @@ class ChatRepl:
             await self._resume(arg.strip())
         elif name == "/stop":
             self.render.line(t("terminal.no_turn", self.lang))
+        elif name == "/agent":
+            await self._agent(arg.strip())
+        elif name == "/orchestrate":
+            await self._orchestrate(arg)
         elif name == "/openloop":
             app = self.builder.app
             info = self.session.info
@@ -157,9 +172,37 @@ class ChatRepl:
                 self.render.line(f"  /{skill.name:<14} {skill.description}")
         elif self.builder.app.skills.get(name[1:]) is not None:
             await self._turn(line)  # a skill: the session expands it into the prompt
+        elif (learned := await learning_slash(self.builder.app, self.session, line)) is not None:
+            if learned.prompt is not None:  # `/<procedure>`: the recipe runs as a turn
+                await self._turn(learned.prompt)
+            else:
+                self.render.line(learned.text or "")
         else:
             self.render.line(t("terminal.unknown_command", self.lang, name=name))
         return True
+
+    async def _agent(self, target: str) -> None:
+        lang = self.builder.app.settings.language
+        if not target:
+            self.render.line(agent_listing(self.agents, self.session.info.agent_id, lang))
+            return
+        builder = self.agents.get(target)
+        if builder is None:
+            self.render.line(unknown_agent(self.agents, target, lang))
+            return
+        self.builder = builder
+        self.switch(await builder.create(user_id=self.session.info.user_id))
+
+    async def _orchestrate(self, arg: str) -> None:
+        args = orchestrate_args(arg)
+        if args is None:
+            self.render.line(orchestrate_usage(self.session))
+            return
+        await self._run(self._orchestrated(args))
+
+    async def _orchestrated(self, args: dict[str, Any]) -> None:
+        result = await run_tool_now(self.session, "orchestrate", args)
+        self.render.line(result.content)
 
     async def _list_sessions(self) -> None:
         sessions = await self.builder.list()
@@ -183,8 +226,9 @@ class ChatRepl:
         if not session_id:
             self.render.line(t("terminal.resume_usage", self.lang))
             return
-        session = await self.builder.open(session_id)
+        session = await self.agents.open(session_id)
         if session is None:
             self.render.line(t("terminal.session_missing", self.lang, session=session_id))
             return
+        self.builder = self.agents.get(session.info.agent_id) or self.agents.main
         self.switch(session)

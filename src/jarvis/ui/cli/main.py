@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from jarvis.ui.cli.admin import approvals, audit, extensions
+from jarvis.ui.cli.learning_cli import memory, procedures
 from jarvis.ui.cli.openloop_cli import openloop
 
 if TYPE_CHECKING:
@@ -118,14 +119,19 @@ def serve(
 def chat(
     demo: Annotated[bool, typer.Option("--demo", help="Scripted model; runs offline.")] = False,
     session: Annotated[str | None, typer.Option("--session", help="Resume a session.")] = None,
+    agent: Annotated[
+        str | None, typer.Option("--agent", help="Talk to this team agent (default: main).")
+    ] = None,
 ) -> None:
     from jarvis.ui.cli.chat_cmd import run_chat
 
-    run_chat(demo=demo, session_id=session)
+    run_chat(demo=demo, session_id=session, agent=agent)
 
 
 app.add_typer(openloop, name="openloop")
 app.add_typer(approvals, name="approvals")
+app.add_typer(memory, name="memory")
+app.add_typer(procedures, name="procedures")
 app.command("audit")(audit)
 app.command("extensions")(extensions)
 

@@ -110,6 +110,10 @@ class TerminalRenderer:
             self._end_answer()
             if self._mid_line:
                 self._emit("\n")
+        elif getattr(event, "type", None) == "agent_event":
+            nested = self._nested(getattr(event, "agent_path", []), getattr(event, "event", {}))
+            if nested:
+                self.line(nested)
         elif getattr(event, "type", None) == "validation_error":
             self.line(self._style(f"✗ {getattr(event, 'message', '')}", "33"))
 
@@ -144,20 +148,44 @@ class TerminalRenderer:
             self._text.clear()
             self._mid_line = False
 
+    def _nested(self, path: list[str], inner: dict[str, Any]) -> str:
+        """A sub-agent's (or asked agent's) work, indented one step per level under its caller;
+        streamed text stays out (its answer comes back as the tool's result)."""
+        kind = inner.get("type")
+        label = self.shown(" › ".join(path))
+        indent = "  " * max(1, len(path) - 1)
+        if kind == "tool_execution_start":
+            args = inner.get("args") if isinstance(inner.get("args"), dict) else {}
+            text = f"↳ {label} ⚙ {self.shown(str(inner.get('tool_name')))} {_preview(args or {})}"
+            return indent + self._style(text, "36")
+        if kind == "tool_execution_end":
+            return (
+                indent + f"↳ {label} " + self._tool_end_line(ToolExecutionEnd.model_validate(inner))
+            )
+        if kind == "agent_start":
+            return indent + self._style(f"↳ {label} …", "2")
+        if kind == "agent_error":
+            return indent + self._style(
+                f"↳ {label} ✗ {self.shown(str(inner.get('message')))}", "31"
+            )
+        return ""
+
     def _tool_end(self, event: ToolExecutionEnd) -> None:
+        self.line(self._tool_end_line(event))
+        decision = event.decision or {}
+        refused = decision.get("outcome") in ("deny", "block", "timeout")
+        if event.is_error and refused:
+            return  # the result is written for the model ("approval_denied: …")
+        for result_line in self._result_lines(event.result_preview):
+            self.line(self._style(f"  {result_line}", "2"))
+
+    def _tool_end_line(self, event: ToolExecutionEnd) -> str:
         name = self.shown(event.tool_name)
         decision = event.decision or {}
         reason = decision_reason(decision, self.lang)
         suffix = f" · {reason}" if reason else ""
-        refused = decision.get("outcome") in ("deny", "block", "timeout")
-        if event.is_error and refused:
-            # The result is written for the model ("approval_denied: …"); the reason is enough.
-            self.line(self._style(f"✗ {name}{suffix}", "31"))
-            return
         mark, colour = ("✗", "31") if event.is_error else ("✓", "32")
-        self.line(self._style(f"{mark} {name}{suffix}", colour))
-        for result_line in self._result_lines(event.result_preview):
-            self.line(self._style(f"  {result_line}", "2"))
+        return self._style(f"{mark} {name}{suffix}", colour)
 
     def _result_lines(self, preview: str) -> list[str]:
         lines = preview.strip("\n").splitlines()
@@ -179,3 +207,9 @@ def _arg_lines(args: dict[str, Any]) -> list[str]:
             shown = shown[: _ARG_PREVIEW - 1] + "…"
         lines.append(f"{visible(key)}: {shown}{more}")
     return lines
+
+
+def _preview(args: dict[str, Any]) -> str:
+    """Arguments on one line (a sub-agent's tool call, nested under its caller)."""
+    text = visible(json.dumps(args, ensure_ascii=False))  # spaces collapsed before the cut
+    return text if len(text) <= _ARG_PREVIEW else text[: _ARG_PREVIEW - 1] + "…"
