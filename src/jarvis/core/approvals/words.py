@@ -120,9 +120,7 @@ def keyword_decision(text: str) -> WordsDecision | None:
     ]
     if rest and all(_is_consent(word) for word in rest):
         return "always" if always else "allow"
-    if always and not rest:
-        return "always"
-    return None
+    return None  # "from now on" with no yes in it is not a clear answer
 
 
 _LABELS: dict[str, WordsDecision] = {
