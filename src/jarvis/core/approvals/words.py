@@ -68,7 +68,7 @@ _CONSENT_PATTERN = re.compile(
 # Tokens that carry an ALWAYS phrase ("앞으로도", "always") but add no other meaning.
 _ALWAYS_TOKEN = re.compile(r"^(?:앞으로|이제부터|다음부터|다음에도|항상|언제나|매번)\w*$")
 _ALWAYS_EN_WORDS = frozenset(
-    {"from", "on", "always", "going", "forward", "every", "time", "in", "the", "future"}
+    {"from", "now", "on", "always", "going", "forward", "every", "time", "in", "the", "future"}
 )
 
 
