@@ -51,7 +51,7 @@ class ChatRepl:
         self.agents = agents
         self.builder = agents.get(session.info.agent_id) or agents.main
         self.session = session
-        self.render = TerminalRenderer()
+        self.render = TerminalRenderer(lang=agents.app.settings.language)
         self.reader: LineReader | None = None
         self._unsubscribe: Callable[[], None] = session.subscribe(self.render)
         # Set by the terminal approval channel while it waits for an answer.
