@@ -87,6 +87,16 @@ async def test_long_utterances_keep_head_and_tail(services: Any) -> None:
     assert len(kept) <= 1000
 
 
+async def test_sqlite_finds_words_inside_korean_compounds(tmp_path: Path) -> None:
+    store = SqliteItemStore(tmp_path / "memory.db")
+    await store.add(item(1, "출장계획서는 금요일까지 제출"))
+    await store.add(item(2, "점심 메뉴"))
+    # No indexed word starts with these: the trigram index finds them inside the compound.
+    assert [i.id for i in await store.search("main", "u", "계획서 어디", {"semantic"}, 5)] == ["i1"]
+    assert [i.id for i in await store.search("main", "u", "계획", {"semantic"}, 5)] == ["i1"]
+    await store.aclose()
+
+
 async def test_sqlite_memory_survives_a_restart(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
     store = SqliteItemStore(path)
