@@ -128,3 +128,31 @@ async def test_another_agents_procedure_is_invisible(tmp_path: Path) -> None:
         assert "배운 절차가 없습니다" in await command(tab, "/procedures")
         assert "그런 절차가 없습니다" in await command(tab, "/procedures approve list-and-echo")
         await tab.close()
+
+
+async def test_procedures_learn_keeps_the_recovered_path_and_never_learns_twice(
+    tmp_path: Path,
+) -> None:
+    learned = {
+        "text": '{"name": "inspect-files", "description": "파일 살펴보기", '
+        '"body": "1. list_dir\\n2. glob\\n3. read_file"}'
+    }
+    script = [
+        call("list_dir", path="."),
+        call("glob", pattern="*.yaml"),
+        call("read_file", path="missing.txt"),
+        call("read_file", path="script.yaml"),
+        "done",
+        learned,
+    ]
+    with live_server(tmp_path, script) as server:
+        tab, _ = await open_tab(server)
+        await turn(tab, "파일들을 살펴봐줘")
+        assert "inspect-files" in await command(tab, "/procedures learn")
+        assert "이미 배웠습니다" in await command(tab, "/procedures learn")
+        listing = await command(tab, "/procedures")
+        assert listing.count("inspect-files") == 1
+        await tab.close()
+    (procedure,) = ProcedureLibrary(tmp_path / "procedures").all()
+    assert procedure.tools == ["glob", "list_dir", "read_file"]
+    assert procedure.source.startswith("session:") and procedure.status == "draft"
