@@ -10,6 +10,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from jarvis.agent_layer.events import EventSink
 from jarvis.model_layer.messages import ToolCall, ToolSpec
 
 Denial = Literal["user_deny", "timeout"]
@@ -36,6 +37,17 @@ class ToolCallContext:
     turn: int
     abort: asyncio.Event
     user_id: str = "local"
+    # Who is acting, outermost first: ("main",), ("main", "planner") for a sub-agent, ("main",
+    # "karen") when KAREN answers JARVIS's ask_agent. Empty means (agent_id,).
+    agent_path: tuple[str, ...] = ()
+    # The session's event sink, so work a tool starts (a sub-agent) shows up nested under it.
+    emit: EventSink | None = None
+    # Nobody watches this run (schedules, goals): approval-requiring tools are never offered.
+    unattended: bool = False
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        return self.agent_path or (self.agent_id,)
 
 
 class LoopTools(Protocol):

@@ -26,6 +26,7 @@ from jarvis.app.settings import Settings, SettingsError
 from jarvis.common.clock import Clock, SystemClock
 from jarvis.common.logging import get_logger
 from jarvis.common.pg import lazy_pool
+from jarvis.core.agents.definitions import AgentDefinitions
 from jarvis.core.approvals.audit import AuditLog, JsonlAuditLog
 from jarvis.core.approvals.channel import ChannelRegistry
 from jarvis.core.approvals.pending import MemoryPendingStore, PendingApprovalStore
@@ -83,6 +84,8 @@ class AppAssembly:
     skills: SkillRegistry
     extensions: ExtensionWatcher
     config_watcher: McpConfigWatcher
+    # Sub-agent (`agents/`) and team (`team/`) files; the app's AgentRegistry follows them.
+    definitions: AgentDefinitions
     demo: bool = False
     # Procedure learning (None only in assemblies built by hand, e.g. some tests).
     learning: Learning | None = None
@@ -264,6 +267,7 @@ class InfraBuilder:
         tools.register_all(memory_tools(memory, self.clock, settings.language))
         skills = SkillRegistry()
         mcp = MCPManager(tools)
+        definitions = AgentDefinitions(settings.home, settings.model)
         assembly = AppAssembly(
             settings=settings,
             providers=default_provider_registry(settings.language),
@@ -288,7 +292,8 @@ class InfraBuilder:
             mcp=mcp,
             config_watcher=McpConfigWatcher(settings, mcp),
             skills=skills,
-            extensions=ExtensionWatcher(settings.home, tools, plugins, skills),
+            extensions=ExtensionWatcher(settings.home, tools, plugins, skills, definitions),
+            definitions=definitions,
             demo=self.demo,
         )
         assembly.learning = build_learning(assembly, settings.procedures)

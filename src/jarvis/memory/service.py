@@ -20,7 +20,8 @@ _SECTIONS: tuple[tuple[str, tuple[ItemKind, ...]], ...] = (
     ("[작업 패턴]", ("task_pattern",)),
     ("[작업 공유 메모리]", ("shared",)),
 )
-SECTION_TITLES = tuple(title for title, _ in _SECTIONS)
+# Put between recalled memory and the person's words in the turn's message.
+PERSON_WORDS_HEADER = "[사용자 입력]"
 _RECALLED: set[ItemKind] = {"semantic", "episode"}
 _LISTED: tuple[ItemKind, ...] = ("fact", "procedure", "task_pattern", "shared")
 # With an embedder, the newest embedded items join the lexical matches as candidates, so a
