@@ -3,8 +3,12 @@ forgetting, episode marks, the per-agent episode cap, Korean recall, and a real 
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
+
+import psycopg
+import pytest
 
 from jarvis.common.pg import lazy_pool
 from jarvis.memory import MemoryItem, MemoryScope, MemoryService, MemorySettings, make_episode
@@ -125,3 +129,18 @@ async def test_postgres_memory_survives_a_new_pool(dsn: str) -> None:
         1
     ]
     await again.aclose()
+
+
+async def test_postgres_says_once_when_pgvector_is_missing(
+    dsn: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with await psycopg.AsyncConnection.connect(dsn) as conn:
+        row = await (
+            await conn.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")
+        ).fetchone()
+    store = PostgresItemStore(lazy_pool(dsn))
+    with caplog.at_level(logging.WARNING, logger="jarvis.memory"):
+        await store.open()
+    await store.aclose()
+    notices = [r for r in caplog.records if "pgvector" in r.getMessage()]
+    assert len(notices) == (0 if row else 1)

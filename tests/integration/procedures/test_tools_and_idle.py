@@ -5,7 +5,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from jarvis.agent_layer.tools import ToolCallContext
+from jarvis.app.settings import load_settings
 from jarvis.core.procedures.idle import IdleLearning
 from jarvis.core.procedures.model import PlanStep, Procedure
 from jarvis.core.procedures.tools import FOLLOW_EVERY_STEP, ProcedureTools
@@ -82,3 +85,16 @@ async def test_the_idle_tick_learns_after_the_quiet_period(rig: Rig) -> None:
     idle.poke("main", "u")  # a second turn restarts the quiet period: one tick, not two
     await idle.drain()
     assert idle.ticks == 1 and [p.name for p in rig.library.all()] == ["list-files"]
+
+
+async def test_reflection_is_turned_off_by_its_setting(
+    rig: Rig, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("JARVIS_PROCEDURES__REFLECT", "false")
+    monkeypatch.setenv("JARVIS_HOME", str(tmp_path))
+    rig.learner.settings = load_settings().procedures
+    await rig.turn_of("bash", outcome="failure")
+    await rig.learner.tick("main", "u")
+    assert rig.model.call_count == 0
+    items = await rig.memory.episode_items("main", "u")
+    assert "reflection" not in items[0].episode.metadata  # type: ignore[union-attr]
