@@ -35,8 +35,9 @@ async def test_approve_a_learned_procedure_then_it_runs_with_bash_asking(
         last = page.locator("#messages .msg.assistant").last
         await expect(last).to_contain_text("done: listed and echoed")
         await expect(page.locator("#memory-list")).to_contain_text("목록 보고 끝났다고 알려줘")
-        await last.locator("button.wrong").click()
-        await expect(last.locator("button.wrong")).to_be_disabled()
+        await expect(last).to_have_text("done: listed and echoed")  # the answer stays as said
+        await page.locator("#messages button.wrong").click()
+        await expect(page.locator("#messages button.wrong")).to_be_disabled()
     store = SqliteItemStore(tmp_path / "memory.db")
     (episode,) = await MemoryService(MemorySettings(), store).episodes("main", "local")
     await store.aclose()

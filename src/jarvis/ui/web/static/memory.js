@@ -46,17 +46,20 @@
     }
   }
 
+  // One 👎 after the latest answer (a sibling, so the answer's own text stays what it was).
+  const wrong = el("button", "ghost wrong", S.wrong);
+  wrong.type = "button";
+  wrong.addEventListener("click", async () => {
+    const res = await fetch(`/api/memory/wrong?${q()}`, { ...opts, method: "POST" });
+    if (res.ok) { wrong.disabled = true; wrong.textContent = S.marked; }
+  });
   function thumbsDown() {
     const answers = document.querySelectorAll("#messages .msg.assistant");
     const last = answers[answers.length - 1];
-    if (!last || last.querySelector(".wrong")) return;
-    const b = el("button", "ghost wrong", S.wrong);
-    b.type = "button";
-    b.addEventListener("click", async () => {
-      const res = await fetch(`/api/memory/wrong?${q()}`, { ...opts, method: "POST" });
-      if (res.ok) { b.disabled = true; b.textContent = S.marked; }
-    });
-    last.append(b);
+    if (!last) return;
+    wrong.disabled = false;
+    wrong.textContent = S.wrong;
+    last.after(wrong);
   }
 
   hud.on("session", (ev) => { sessionId = ev.session.id; load(); });
