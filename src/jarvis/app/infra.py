@@ -33,7 +33,10 @@ from jarvis.core.approvals.pg_audit import PostgresAuditLog
 from jarvis.core.approvals.pg_pending import PostgresPendingStore
 from jarvis.core.approvals.service import ApprovalService
 from jarvis.core.extensions import SkillRegistry
-from jarvis.core.mcp import MCPManager
+from jarvis.core.mcp import ClientHooks, MCPManager
+from jarvis.core.mcp.elicitation import ElicitationDesk
+from jarvis.core.mcp.host import workspace_roots
+from jarvis.core.mcp.oauth import stored_auth
 from jarvis.core.plugins import PluginHost
 from jarvis.core.policy.gate import Gate, rule_change_recorder
 from jarvis.core.policy.pg_rule_store import PostgresRuleStore
@@ -247,7 +250,13 @@ class InfraBuilder:
         )
         tools = self.tool_registry()
         skills = SkillRegistry()
-        mcp = MCPManager(tools, log_dir=settings.home / "logs" / "mcp")
+        hooks = ClientHooks(roots=workspace_roots(settings.workspace_dir), desk=ElicitationDesk())
+        mcp = MCPManager(
+            tools,
+            log_dir=settings.home / "logs" / "mcp",
+            hooks=hooks,
+            auth=stored_auth(settings.home),
+        )
         return AppAssembly(
             settings=settings,
             providers=default_provider_registry(settings.language),

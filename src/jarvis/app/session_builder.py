@@ -15,6 +15,7 @@ from jarvis.app.profile import AgentProfile
 from jarvis.common.clock import new_id
 from jarvis.common.i18n import t
 from jarvis.core.agenda import AgendaJob
+from jarvis.core.mcp.prompting import server_instructions
 from jarvis.core.session import AgentSession, SessionSetup
 from jarvis.core.tools.executor import GatedTools
 from jarvis.model_layer.config import ModelSettings
@@ -90,7 +91,7 @@ class SessionBuilder:
         if self.app.sandbox.any_requires_approval(names):
             # Seed 000: without this, models answer "run it yourself" instead of calling tools.
             prompt = f"{prompt}\n\n{t('prompt.approval_rule', lang)}"
-        return prompt
+        return prompt + server_instructions(self.app.mcp.instructions())
 
     async def create(self, *, user_id: str = "local") -> AgentSession:
         now = self.app.clock.now_ms()

@@ -15,6 +15,12 @@ from pydantic import BaseModel
 from jarvis.agent_layer.events import ToolProgress
 from jarvis.agent_layer.tools import ToolCallContext, ToolResult
 from jarvis.core.mcp import ClientHooks, MCPManager, MCPServerConfig, MCPTool
+from jarvis.core.mcp.elicitation import (
+    Answer,
+    ElicitationDesk,
+    ElicitationRequest,
+    ElicitationResolved,
+)
 from jarvis.core.mcp.host import workspace_roots
 from jarvis.core.tools.base import ToolEnv
 from jarvis.core.tools.registry import ToolRegistry
@@ -151,3 +157,31 @@ async def test_streamable_http_heals_after_a_server_restart(
     # Reported, not asserted: the figure depends on the machine (see benchmarks/mcp_reconnect.py).
     print(f"first call after restart answered in {healed_in:.2f} s")
     await wait_for(lambda: manager.status()[0].ok)
+
+
+async def test_elicitation_is_asked_in_the_session_and_the_first_answer_wins(
+    npm_bin: Path, registry: ToolRegistry, call: Call, events: list[BaseModel], tmp_path: Path
+) -> None:
+    desk = ElicitationDesk()
+    manager = MCPManager(registry, hooks=ClientHooks(desk=desk))
+    try:
+        await manager.start([everything(npm_bin)])
+        await manager.wait_ready()
+        running = asyncio.create_task(call("everything__trigger-elicitation-request"))
+
+        await wait_for(lambda: any(isinstance(e, ElicitationRequest) for e in events))
+        (request,) = [e for e in events if isinstance(e, ElicitationRequest)]
+        assert (request.session_id, request.server) == ("s1", "everything")
+        assert request.schema_ is not None and "name" in request.schema_["properties"]
+        assert desk.pending("s1") == [request]
+        first = desk.answer(request.id, "s1", Answer("accept", {"name": "Ada", "check": True}))
+        second = desk.answer(request.id, "s1", Answer("decline"))
+        result = await running
+    finally:
+        await manager.aclose()
+
+    assert (first, second) == (True, False)
+    assert "User provided the requested information" in result.content
+    assert "Ada" in result.content
+    resolved = [e for e in events if isinstance(e, ElicitationResolved)]
+    assert [(r.id, r.action) for r in resolved] == [(request.id, "accept")]

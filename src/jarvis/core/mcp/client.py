@@ -23,15 +23,22 @@ from typing import Any, Final, Literal, TypeVar
 import httpx2
 import mcp_types
 from mcp import Client, MCPError
-from mcp.client.session import IncomingMessage
+from mcp.client.session import ClientRequestContext, IncomingMessage
 from mcp.client.subscriptions import SubscriptionLost
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
+from jarvis.agent_layer.tools import ToolCallContext
 from jarvis.common.logging import get_logger
 from jarvis.core.mcp.call_order import CallOrder
 from jarvis.core.mcp.config import MCPServerConfig
-from jarvis.core.mcp.transport import ClientHooks, HttpRecord, log_tail, open_session
+from jarvis.core.mcp.transport import (
+    ClientHooks,
+    HttpRecord,
+    SessionCallbacks,
+    log_tail,
+    open_session,
+)
 
 _log = get_logger("jarvis.mcp")
 _T = TypeVar("_T")
@@ -86,6 +93,8 @@ class MCPConnection:
         self._on_tools = on_tools
         self._on_state = on_state
         self._hooks = hooks or ClientHooks()
+        # Contexts of the calls in flight: a server request during a call belongs to its session.
+        self.active_calls: list[ToolCallContext] = []
         self._auth = auth
         self._client: Client | None = None
         self._record = HttpRecord()
@@ -268,7 +277,7 @@ class MCPConnection:
                             on_message=self._on_message,
                             record=self._record,
                             stderr_log=self.stderr_log,
-                            hooks=self._hooks,
+                            hooks=self._callbacks(),
                             auth=auth,
                         )
                     )
@@ -301,6 +310,33 @@ class MCPConnection:
             reason = f"could not connect ({describe(exc)})"
         said = log_tail(self.stderr_log)
         return "failed", f"{reason}; stderr: {said}" if said else reason
+
+    def _callbacks(self) -> SessionCallbacks:
+        hooks = self._hooks
+        return SessionCallbacks(
+            elicitation=self._elicit if hooks.desk is not None else None,
+            sampling=hooks.sampling,
+            roots=hooks.roots,
+        )
+
+    async def _elicit(
+        self, context: ClientRequestContext, params: mcp_types.ElicitRequestParams
+    ) -> mcp_types.ElicitResult:
+        """Asked in the windows of the session whose call is running; none: declined."""
+        call = self.active_calls[-1] if self.active_calls else None
+        desk = self._hooks.desk
+        if desk is None or call is None or call.emit is None:
+            return mcp_types.ElicitResult(action="decline")
+        is_form = isinstance(params, mcp_types.ElicitRequestFormParams)
+        answer = await desk.ask(
+            session_id=call.session_id,
+            server=self.name,
+            message=params.message,
+            schema=params.requested_schema if is_form else None,  # type: ignore[union-attr]
+            url=None if is_form else params.url,  # type: ignore[union-attr]
+            emit=call.emit,
+        )
+        return mcp_types.ElicitResult(action=answer.action, content=answer.content)
 
     async def _watch(self, client: Client) -> None:
         """Return when the link dies, a restart is asked, or forever while it lives."""

@@ -19,6 +19,7 @@ import mcp_types
 from jarvis.common.logging import get_logger
 from jarvis.core.mcp.client import AuthFactory, MCPConnection, State
 from jarvis.core.mcp.config import MCPServerConfig, check_unique_names
+from jarvis.core.mcp.elicitation import ElicitationDesk
 from jarvis.core.mcp.names import NameTable
 from jarvis.core.mcp.tools import MCPTool
 from jarvis.core.mcp.transport import ClientHooks
@@ -139,6 +140,10 @@ class MCPManager:
                 raise KeyError(each)
             server.connection.reconnect()
         return names
+
+    @property
+    def desk(self) -> ElicitationDesk | None:
+        return self._hooks.desk if self._hooks is not None else None
 
     def connection(self, name: str) -> MCPConnection | None:
         server = self._servers.get(name)

@@ -27,6 +27,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from jarvis import __version__
 from jarvis.core.mcp.config import MCPServerConfig
+from jarvis.core.mcp.elicitation import ElicitationDesk
 
 # Idle limit for a response event stream (the SDK's default); a silent dead server ends there.
 STREAM_READ_TIMEOUT_SEC: Final = 300.0
@@ -47,6 +48,16 @@ class HttpRecord:
 @dataclass(frozen=True)
 class ClientHooks:
     """Client capabilities backed by Jarvis (None: not declared to the server)."""
+
+    roots: ListRootsFnT | None = None
+    # Where elicitation requests are asked (see elicitation.py); None: not declared.
+    desk: ElicitationDesk | None = None
+    sampling: SamplingFnT | None = None
+
+
+@dataclass(frozen=True)
+class SessionCallbacks:
+    """One connection's answers to server requests (built from `ClientHooks` per server)."""
 
     elicitation: ElicitationFnT | None = None
     sampling: SamplingFnT | None = None
@@ -94,7 +105,7 @@ async def open_session(
     on_message: MessageHandlerFnT,
     record: HttpRecord,
     stderr_log: Path | None,
-    hooks: ClientHooks,
+    hooks: SessionCallbacks,
     auth: httpx2.Auth | None = None,
 ) -> AsyncIterator[Client]:
     async with contextlib.AsyncExitStack() as stack:

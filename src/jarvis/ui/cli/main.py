@@ -16,6 +16,7 @@ from jarvis.common.i18n import Language, t
 from jarvis.common.jsonl import DataFileError
 from jarvis.ui.cli.admin import approvals, audit, extensions
 from jarvis.ui.cli.chat import ChatRepl
+from jarvis.ui.cli.mcp_cli import mcp
 from jarvis.ui.cli.openloop_cli import openloop
 
 app = typer.Typer(
@@ -28,6 +29,7 @@ app = typer.Typer(
 
 app.add_typer(approvals, name="approvals")
 app.add_typer(openloop, name="openloop")
+app.add_typer(mcp, name="mcp")
 app.command("audit")(audit)
 app.command("extensions")(extensions)
 

@@ -16,6 +16,7 @@ from jarvis.agent_layer.events import (
     MessageUpdate,
     ToolExecutionEnd,
     ToolExecutionStart,
+    ToolProgress,
 )
 from jarvis.common.i18n import Language, t
 
@@ -78,6 +79,8 @@ class TerminalRenderer:
             self.line(self._style(f"⚙ {visible(event.tool_name)} {_preview(event.args)}", "36"))
         elif isinstance(event, ToolExecutionEnd):
             self.line(self._tool_end(event))
+        elif isinstance(event, ToolProgress):
+            self.line(self._style(progress_line(event), "2"))
         elif isinstance(event, AgentError):
             self.line(self._style(f"✗ {event.message}", "31"))
         elif isinstance(event, AgentEnd):
@@ -95,6 +98,12 @@ class TerminalRenderer:
             shown = self.shown(first[:160])
             return self._style(f"✗ {self.shown(event.tool_name)}{suffix}: ", "31") + shown
         return self._style(f"✓ {self.shown(event.tool_name)}{suffix}", "32")
+
+
+def progress_line(event: ToolProgress) -> str:
+    total = f"/{event.total:g}" if event.total is not None else ""
+    message = f" {visible(event.message)}" if event.message else ""
+    return f"… {visible(event.tool_name)} {event.progress:g}{total}{message}"
 
 
 def _preview(args: dict[str, Any]) -> str:

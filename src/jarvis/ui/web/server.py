@@ -28,6 +28,7 @@ from jarvis.common.storage_errors import StorageUnavailable, describe_storage_er
 from jarvis.core.approvals.pg_pending import PostgresPendingStore
 from jarvis.core.policy.rule_store import RuleFileError, RulePermissionError, visible_to
 from jarvis.core.session import AgentSession
+from jarvis.ui.web import routes_mcp
 from jarvis.ui.web.auth import Authenticator, RateLimiter
 from jarvis.ui.web.broker import BrokerRegistry
 from jarvis.ui.web.hud_access import PUBLIC_PATHS, PUBLIC_PREFIXES, register_access_routes
@@ -176,6 +177,7 @@ def create_app(assembly: AppAssembly) -> FastAPI:
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts, www_redirect=False)
     app.add_middleware(SecurityHeaders)
     register_access_routes(app, state)
+    routes_mcp.register(app, assembly)
 
     @app.get("/static/{name}")
     async def static(name: str) -> Response:
