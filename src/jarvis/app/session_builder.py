@@ -66,6 +66,7 @@ class SessionBuilder:
             turn_jobs=[self._agenda_job()] if settings.openloop.enabled else [],
             plugins=self.app.plugins,
             skills=self.app.skills,
+            expand_input=self.app.mcp.expand_input,
         )
 
     def _agenda_job(self) -> AgendaJob:

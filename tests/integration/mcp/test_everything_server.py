@@ -185,3 +185,29 @@ async def test_elicitation_is_asked_in_the_session_and_the_first_answer_wins(
     assert "Ada" in result.content
     resolved = [e for e in events if isinstance(e, ElicitationResolved)]
     assert [(r.id, r.action) for r in resolved] == [(request.id, "accept")]
+
+
+async def test_resources_prompts_and_instructions(
+    npm_bin: Path, manager: MCPManager, registry: ToolRegistry, call: Call
+) -> None:
+    await manager.start([everything(npm_bin)])
+    await manager.wait_ready()
+
+    # A resource link from a tool, read back through `read_resource`.
+    links = await call("everything__get-resource-links", count=1)
+    uri = links.content.split("[resource link: ", 1)[1].split(" ", 1)[0]
+    assert registry.get("read_resource") is not None
+    text = await call("read_resource", server="everything", uri=uri)
+    assert not text.is_error and uri in text.content
+    # `@server:uri` in a prompt attaches the resource.
+    attached = await manager.expand_input(f"summarize @everything:{uri} please")
+    assert attached.startswith(f"summarize @everything:{uri} please\n\n<resource server=")
+    # `/server:prompt args` expands the server's prompt.
+    weather = await manager.expand_input("/everything:args-prompt Seoul state=KR")
+    assert weather == "What's weather in Seoul, KR?"
+    missing = await manager.expand_input("/everything:nope")
+    assert missing == "[MCP server 'everything' has no prompt 'nope']"
+    assert await manager.expand_input("/unknown:thing") == "/unknown:thing"
+    # The server's instructions are offered for the system prompt.
+    ((server, instructions),) = manager.instructions()
+    assert server == "everything" and instructions.strip()

@@ -147,11 +147,15 @@ class ChatRepl:
             self.render.line(_HELP)
             for skill in self.builder.app.skills.list():
                 self.render.line(f"  /{skill.name:<14} {skill.description}")
-        elif self.builder.app.skills.get(name[1:]) is not None:
-            await self._turn(line)  # a skill: the session expands it into the prompt
+        elif self.builder.app.skills.get(name[1:]) is not None or self._is_mcp_prompt(name):
+            await self._turn(line)  # a skill or `/server:prompt`: the session expands it
         else:
             self.render.line(f"알 수 없는 명령: {name} (/help)")
         return True
+
+    def _is_mcp_prompt(self, name: str) -> bool:
+        server, colon, _prompt = name[1:].partition(":")
+        return bool(colon) and self.builder.app.mcp.connection(server) is not None
 
     async def _list_sessions(self) -> None:
         sessions = await self.builder.list()
