@@ -22,6 +22,7 @@ from jarvis.app.config_watcher import McpConfigWatcher
 from jarvis.app.demo import demo_provider
 from jarvis.app.extension_watcher import ExtensionWatcher
 from jarvis.app.mcp_config import server_set
+from jarvis.app.mcp_setup import build_mcp
 from jarvis.app.settings import Settings, SettingsError
 from jarvis.common.clock import Clock, SystemClock
 from jarvis.common.logging import get_logger
@@ -33,10 +34,7 @@ from jarvis.core.approvals.pg_audit import PostgresAuditLog
 from jarvis.core.approvals.pg_pending import PostgresPendingStore
 from jarvis.core.approvals.service import ApprovalService
 from jarvis.core.extensions import SkillRegistry
-from jarvis.core.mcp import ClientHooks, MCPManager
-from jarvis.core.mcp.elicitation import ElicitationDesk
-from jarvis.core.mcp.host import workspace_roots
-from jarvis.core.mcp.oauth import stored_auth
+from jarvis.core.mcp import MCPManager
 from jarvis.core.plugins import PluginHost
 from jarvis.core.policy.gate import Gate, rule_change_recorder
 from jarvis.core.policy.pg_rule_store import PostgresRuleStore
@@ -250,14 +248,16 @@ class InfraBuilder:
         )
         tools = self.tool_registry()
         skills = SkillRegistry()
-        hooks = ClientHooks(roots=workspace_roots(settings.workspace_dir), desk=ElicitationDesk())
-        mcp = MCPManager(
+        # The sampler reaches the model through the assembly, which exists only below.
+        built: list[AppAssembly] = []
+        mcp = build_mcp(
+            settings,
             tools,
-            log_dir=settings.home / "logs" / "mcp",
-            hooks=hooks,
-            auth=stored_auth(settings.home),
+            sandbox.approvals,
+            self.clock,
+            lambda: (built[0].provider_for(settings.model), settings.model),
         )
-        return AppAssembly(
+        assembly = AppAssembly(
             settings=settings,
             providers=default_provider_registry(settings.language),
             session_store=self.session_store(),
@@ -284,6 +284,8 @@ class InfraBuilder:
             extensions=ExtensionWatcher(settings.home, tools, plugins, skills),
             demo=self.demo,
         )
+        built.append(assembly)
+        return assembly
 
 
 def build_app(settings: Settings, *, demo: bool = False, clock: Clock | None = None) -> AppAssembly:

@@ -224,3 +224,36 @@ async def test_a_server_down_at_start_is_retried_in_the_background(
 
     await wait_for(lambda: registry.get("late__echo") is not None)
     assert manager.status()[0].ok
+
+
+async def test_a_401_says_to_log_in(
+    manager: MCPManager, serve_app: Callable[..., Awaitable[int]]
+) -> None:
+    from starlette.types import Receive, Scope, Send
+
+    from tests.integration.mcp.servers.demo_server import build_server
+
+    inner = build_server().streamable_http_app()
+    asked: list[str] = []
+
+    async def guarded(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            asked.append(scope["path"])
+            await send({"type": "http.response.start", "status": 401, "headers": []})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        await inner(scope, receive, send)
+
+    port = await serve_app(guarded)
+    url = f"http://127.0.0.1:{port}/mcp"
+    await manager.start([MCPServerConfig(name="secure", transport="http", url=url)])
+    await manager.wait_ready()
+
+    status = manager.status()[0]
+    assert status.state == "needs_login"
+    assert status.error == "the server asks for sign-in (401); run `jarvis mcp login secure`"
+    tries = len(asked)
+    # It waits for a login (or a reconnect request), which tries again.
+    manager.reconnect("secure")
+    await wait_for(lambda: len(asked) > tries)
+    assert manager.status()[0].state == "needs_login"

@@ -315,9 +315,16 @@ class MCPConnection:
         hooks = self._hooks
         return SessionCallbacks(
             elicitation=self._elicit if hooks.desk is not None else None,
-            sampling=hooks.sampling,
+            sampling=self._sample if hooks.sampler is not None else None,
             roots=hooks.roots,
         )
+
+    async def _sample(
+        self, context: ClientRequestContext, params: mcp_types.CreateMessageRequestParams
+    ) -> mcp_types.CreateMessageResult | mcp_types.ErrorData:
+        call = self.active_calls[-1] if self.active_calls else None
+        assert self._hooks.sampler is not None  # only declared with one
+        return await self._hooks.sampler(self.name, params, call)
 
     async def _elicit(
         self, context: ClientRequestContext, params: mcp_types.ElicitRequestParams

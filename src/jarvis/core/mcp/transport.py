@@ -14,7 +14,7 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, TextIO
+from typing import Any, Final, Protocol, TextIO
 
 import httpx2
 import mcp_types
@@ -26,6 +26,7 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from jarvis import __version__
+from jarvis.agent_layer.tools import ToolCallContext
 from jarvis.core.mcp.config import MCPServerConfig
 from jarvis.core.mcp.elicitation import ElicitationDesk
 
@@ -45,6 +46,15 @@ class HttpRecord:
     last_status: int | None = None
 
 
+class Sampler(Protocol):
+    async def __call__(
+        self,
+        server: str,
+        params: mcp_types.CreateMessageRequestParams,
+        call: ToolCallContext | None,
+    ) -> mcp_types.CreateMessageResult | mcp_types.ErrorData: ...
+
+
 @dataclass(frozen=True)
 class ClientHooks:
     """Client capabilities backed by Jarvis (None: not declared to the server)."""
@@ -52,7 +62,8 @@ class ClientHooks:
     roots: ListRootsFnT | None = None
     # Where elicitation requests are asked (see elicitation.py); None: not declared.
     desk: ElicitationDesk | None = None
-    sampling: SamplingFnT | None = None
+    # Answers `sampling/createMessage` for the session whose call is running (None: not declared).
+    sampler: Sampler | None = None
 
 
 @dataclass(frozen=True)
