@@ -268,6 +268,7 @@ class MCPConnection:
         """Connect and serve until the link dies; True if it was connected for a while."""
         self._record = HttpRecord()
         auth = self._auth(self.config) if self._auth is not None else None
+        connected = False
         try:
             async with contextlib.AsyncExitStack() as stack:
                 async with asyncio.timeout(self.config.connect_timeout):
@@ -283,17 +284,18 @@ class MCPConnection:
                     )
                     tools = await list_all_tools(client)
                 self.instructions = client.instructions
-                self._client = client
+                self._client, connected = client, True
                 self._on_tools(self, tools)
                 await self._set_state("connected", None, attempted=True)
                 await self._watch(client)
+                self._client = None  # before the session closes: nobody may pick it up now
             _log.info("MCP server %r: connection ended; reconnecting", self.name)
             await self._set_state("reconnecting", "connection lost; reconnecting")
             return True
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            connected = self._client is not None
+            self._client = None
             await self._set_state(*self._failure(exc, connected), attempted=not connected)
             return connected
         finally:
