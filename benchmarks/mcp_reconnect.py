@@ -6,7 +6,8 @@ Cases, each `RUNS` times, with the real `MCPManager` and published/SDK servers:
   started again on the same port; measured from "the new process listens" to the first
   successful call (the old Mcp-Session-Id is refused; the client re-initializes and resends).
 - stdio-kill-node / stdio-kill-py: server-everything / the SDK demo server (stdio) is
-  killed; measured from the kill to the first successful call (the death is noticed, the process respawned, the session initialized).
+  killed; measured from the kill to the first successful call (the death is noticed, the
+  process respawned, the session initialized).
   The call is made once the death is noticed (reported as `noticed`): a call racing the kill
   by a millisecond may have reached the server, so it is not resent (only read-only ones are).
 
