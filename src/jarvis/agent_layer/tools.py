@@ -7,12 +7,10 @@ outcome on the `ToolResult` (a human or timeout denial ends the round by code).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel
-
+from jarvis.agent_layer.events import EventSink
 from jarvis.model_layer.messages import ImagePart, ToolCall, ToolSpec
 
 Denial = Literal["user_deny", "timeout"]
@@ -41,8 +39,18 @@ class ToolCallContext:
     turn: int
     abort: asyncio.Event
     user_id: str = "local"
-    # Where a running tool reports progress (the session's front ends); None: nobody listens.
-    emit: Callable[[BaseModel], None] | None = None
+    # Who is acting, outermost first: ("main",), ("main", "planner") for a sub-agent, ("main",
+    # "karen") when KAREN answers JARVIS's ask_agent. Empty means (agent_id,).
+    agent_path: tuple[str, ...] = ()
+    # The session's event sink: work a tool starts (a sub-agent) shows up nested under it, and
+    # a running tool reports progress there. None: nobody listens.
+    emit: EventSink | None = None
+    # Nobody watches this run (schedules, goals): approval-requiring tools are never offered.
+    unattended: bool = False
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        return self.agent_path or (self.agent_id,)
 
 
 class LoopTools(Protocol):

@@ -10,7 +10,7 @@ from jarvis.core.tools.base import Tool
 class ToolRegistry:
     """Tools by name in layers: built-ins first, then user and MCP tools that override them."""
 
-    _LAYERS = ("builtin", "procedure", "user", "mcp")
+    _LAYERS = ("builtin", "agent", "procedure", "user", "mcp")
 
     def __init__(self) -> None:
         self._layers: dict[str, dict[str, Tool]] = {layer: {} for layer in self._LAYERS}
