@@ -56,7 +56,7 @@ class AgentRegistry:
             memory=app.memory,
             clock=app.clock,
             language=app.settings.language,
-            limits=limits or OrchestrationLimits(),
+            limits=limits or app.settings.agents,
         )
         app.definitions.listeners.append(self.refresh)
         self.refresh()

@@ -31,6 +31,7 @@ from ruamel.yaml.error import YAMLError
 from jarvis.agent_layer.config import LoopSettings
 from jarvis.agent_layer.openloop.openloop_types import OpenLoopConfig
 from jarvis.common.i18n import Language, t
+from jarvis.core.agents.runtime import OrchestrationLimits
 from jarvis.core.config import SecuritySettings
 from jarvis.core.mcp import MCPServerConfig, check_unique_names
 from jarvis.core.tools.builtins import BuiltinToolSettings
@@ -115,6 +116,7 @@ class Settings(BaseSettings):
     tools: BuiltinToolSettings = Field(default_factory=BuiltinToolSettings)
     openloop: OpenLoopSettings = Field(default_factory=OpenLoopSettings)
     plugin: PluginSettings = Field(default_factory=PluginSettings)
+    agents: OrchestrationLimits = Field(default_factory=OrchestrationLimits)
     mcp_servers: list[MCPServerConfig] = Field(
         default_factory=list, description="MCP servers (JARVIS_MCP_SERVERS as a JSON array)."
     )
