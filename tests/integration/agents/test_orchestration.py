@@ -9,6 +9,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from jarvis.agent_layer.tools import ToolCallContext, ToolResult
 from jarvis.app.infra import AppAssembly
 from jarvis.core.tools.executor import GatedTools
@@ -310,3 +312,30 @@ async def test_a_team_agents_subagents_get_no_tool_it_may_not_use(tmp_path: Path
     ctx, _ = context(agent="karen")
     await run(app, ctx, "agent_coder", task="x")
     assert [tool.name for tool in model.calls[-1].tools] == ["read_file"]
+
+
+@pytest.mark.parametrize(
+    ("stm", "same_session", "other_session"),
+    [
+        ("per_parent_session", True, False),
+        ("per_task", False, False),
+        ("per_agent", True, True),
+    ],
+)
+async def test_short_term_memory_follows_memory_stm(
+    tmp_path: Path, stm: str, same_session: bool, other_session: bool
+) -> None:
+    declare(tmp_path, subagent_yaml("coder", memory={"stm": stm}))
+    app = make_app(tmp_path)
+    model = by_role({"coder": lambda c: f"answer {len(c.messages)}"})
+    use_model(app, model)
+    registry(app)
+    first, _ = context("s1")
+    await run(app, first, "agent_coder", task="first task")
+    await run(app, first, "agent_coder", task="second task")
+    remembered = [m.content for m in model.calls[-1].messages]
+    assert ("first task" in remembered) is same_session
+    other, _ = context("s2")
+    await run(app, other, "agent_coder", task="third task")
+    remembered = [m.content for m in model.calls[-1].messages]
+    assert ("first task" in remembered) is other_session
