@@ -53,6 +53,7 @@ class AgentRegistry:
             gate=app.gate,
             model_for=self._model_for,
             visible_for=self._visible_for,
+            ask_for=lambda agent_id: (self.get(agent_id) or self.main).profile.boundaries.ask,
             memory=app.memory,
             clock=app.clock,
             language=app.settings.language,

@@ -252,18 +252,26 @@ async def test_stop_in_the_parent_stops_the_children_and_their_pending_approvals
 
 
 async def test_an_unattended_subagent_never_gets_approval_requiring_tools(tmp_path: Path) -> None:
-    declare(tmp_path, subagent_yaml("coder", tools=["read_file", "bash", "write_file"]))
+    declare(tmp_path, subagent_yaml("coder", tools=["read_file", "list_dir", "bash", "write_file"]))
+    (tmp_path / "team").mkdir()
+    karen = {"name": "KAREN", "boundaries": {"ask": ["list_dir"]}}
+    (tmp_path / "team" / "karen.yaml").write_text(json.dumps(karen), "utf-8")
     app = make_app(tmp_path)
     model = by_role({"coder": lambda c: "nothing to run"})
     use_model(app, model)
     registry(app)
     ctx, _ = context(unattended=True)
     await run(app, ctx, "agent_coder", task="fix it")
+    assert [tool.name for tool in model.calls[-1].tools] == ["read_file", "list_dir"]
+    # KAREN's `boundaries.ask` also leaves her unattended sub-agents.
+    karens, _ = context(agent="karen", unattended=True)
+    await run(app, karens, "agent_coder", task="fix it")
     assert [tool.name for tool in model.calls[-1].tools] == ["read_file"]
     attended, _ = context()
     await run(app, attended, "agent_coder", task="fix it")
     assert sorted(tool.name for tool in model.calls[-1].tools) == [
         "bash",
+        "list_dir",
         "read_file",
         "write_file",
     ]

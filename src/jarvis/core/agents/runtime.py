@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -169,6 +169,9 @@ class SubAgentHost:
     # The tools a top-level agent may use (None: all): its sub-agents get no others, so its
     # `never` and tool list bind them too.
     visible_for: Callable[[str], set[str] | None]
+    # A top-level agent's `boundaries.ask`: tools its unattended runs (and their sub-agents)
+    # never get.
+    ask_for: Callable[[str], Collection[str]]
     memory: MemoryService | None
     clock: Clock
     language: Language = "ko"
@@ -196,6 +199,7 @@ class SubAgentHost:
             max_depth=self.limits.max_depth,
             unattended=ctx.unattended,
             requires_approval=lambda name: sandbox.any_requires_approval([name], ctx.user_id),
+            never=self.ask_for(ctx.agent_id) if ctx.unattended else (),
         )
         return GatedTools(self.tools, self.workspace, self.gate_for(ctx), visible=set(names))
 
