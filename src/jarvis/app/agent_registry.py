@@ -72,6 +72,10 @@ class AgentRegistry:
     def ids(self) -> list[str]:
         return list(self._builders)
 
+    def builders(self) -> dict[str, SessionBuilder]:
+        """The live table (refresh edits it in place), for services that look agents up later."""
+        return self._builders
+
     def agent_ids(self) -> list[str]:
         return self.ids()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 from collections.abc import Callable
 from urllib.parse import urlsplit
@@ -16,9 +17,12 @@ from jarvis.app.profile import AgentProfile
 from jarvis.common.clock import new_id
 from jarvis.common.i18n import t
 from jarvis.core.agenda import AgendaJob
-from jarvis.core.session import AgentSession, SessionSetup
+from jarvis.core.memory_tools.corrections import CorrectionJob
+from jarvis.core.procedures.idle import IdleLearningJob
+from jarvis.core.procedures.tools import ProcedureTools
+from jarvis.core.session import AgentSession, SessionSetup, TurnJob
 from jarvis.core.tools.base import Tool
-from jarvis.core.tools.executor import GatedTools
+from jarvis.core.tools.executor import GatedTools, ToolGate
 from jarvis.model_layer.config import ModelSettings
 
 _REPLY_RESERVE = 1024  # tokens kept free for the answer when the model's max_tokens is unset
@@ -79,11 +83,20 @@ class SessionBuilder:
             input_max_length=settings.security.input_max_length,
             clock=self.app.clock,
             language=lang,
-            turn_jobs=[self._agenda_job()] if settings.openloop.enabled else [],
+            turn_jobs=self._turn_jobs(),
             plugins=self.app.plugins,
             skills=self.app.skills,
             memory_agent_id=self.profile.memory_agent,
         )
+
+    def _turn_jobs(self) -> list[TurnJob]:
+        jobs: list[TurnJob] = []
+        if self.app.settings.openloop.enabled:
+            jobs.append(self._agenda_job())
+        jobs.append(CorrectionJob(self.app.memory))
+        if self.app.learning is not None:
+            jobs.append(IdleLearningJob(self.app.learning.idle))
+        return jobs
 
     def _agenda_job(self) -> AgendaJob:
         settings = self.app.settings
@@ -99,9 +112,18 @@ class SessionBuilder:
         return job
 
     def _tools(self) -> LoopTools:
-        return GatedTools(
-            self.app.tools, self.app.settings.workspace_dir, self.app.gate, self.visible_tools()
+        never = frozenset(self.profile.boundaries.never)  # invisible everywhere (seed 000)
+        tools = GatedTools(
+            self.app.tools,
+            self.app.settings.workspace_dir,
+            self.app.gate,
+            self.visible_tools(),
+            hidden=never,
         )
+        if self.app.learning is None:
+            return tools
+        # Learned procedures are this agent's only; their steps run through `tools`.
+        return ProcedureTools(tools, self.app.learning.library, self.agent_id)
 
     def visible_tools(self) -> set[str] | None:
         """Re-read every turn: the profile's list (None: everything registered) plus the
@@ -117,6 +139,33 @@ class SessionBuilder:
             wanted = set(listed) | set(self.profile.own_tools)
             names = [n for n in names if n in wanted or _is_agent_tool(self.app.tools.get(n))]
         return {name for name in names if name not in hidden}
+
+    def unattended_setup(self, gate: ToolGate) -> SessionSetup:
+        """The setup of a turn nobody watches (schedule, goal): `ask` and `never` tools are
+        gone, calls go through `gate` (no human to ask), and no AGENDA judge runs."""
+        bounds = self.profile.boundaries
+        hidden = frozenset(bounds.never) | frozenset(bounds.ask)
+        workspace = self.app.settings.workspace_dir
+
+        def tools() -> LoopTools:
+            # The agent's own tool list (and other agents' own tools) bind these turns too.
+            return GatedTools(self.app.tools, workspace, gate, self.visible_tools(), hidden=hidden)
+
+        return dataclasses.replace(self.setup(), tools=tools, turn_jobs=[])
+
+    async def create_unattended(self, gate: ToolGate, *, user_id: str, title: str) -> AgentSession:
+        """A new session of the owner's, for one unattended run; it opens like any other."""
+        now = self.app.clock.now_ms()
+        info = SessionInfo(
+            id=new_id()[:16],
+            agent_id=self.agent_id,
+            user_id=user_id,
+            created_ms=now,
+            updated_ms=now,
+            title=title,
+        )
+        await self.app.session_store.create(info)
+        return AgentSession(self.unattended_setup(gate), info)
 
     def _system_prompt(self, tools: LoopTools) -> str:
         lang = self.app.settings.language

@@ -32,8 +32,11 @@ from jarvis.agent_layer.config import LoopSettings
 from jarvis.agent_layer.openloop.openloop_types import OpenLoopConfig
 from jarvis.common.i18n import Language, t
 from jarvis.core.agents.runtime import OrchestrationLimits
+from jarvis.core.approvals.words_answer import ApprovalWordsSettings
 from jarvis.core.config import SecuritySettings
 from jarvis.core.mcp import MCPServerConfig, check_unique_names
+from jarvis.core.procedures.config import ProcedureSettings
+from jarvis.core.scheduler.config import SchedulerSettings
 from jarvis.core.tools.builtins import BuiltinToolSettings
 from jarvis.memory.config import MemorySettings
 from jarvis.model_layer.config import ModelSettings
@@ -112,7 +115,9 @@ class Settings(BaseSettings):
     model: ModelSettings = Field(default_factory=ModelSettings)
     loop: LoopSettings = Field(default_factory=LoopSettings)
     memory: MemorySettings = Field(default_factory=MemorySettings)
+    procedures: ProcedureSettings = Field(default_factory=ProcedureSettings)
     security: SecuritySettings = Field(default_factory=SecuritySettings)
+    approvals: ApprovalWordsSettings = Field(default_factory=ApprovalWordsSettings)
     tools: BuiltinToolSettings = Field(default_factory=BuiltinToolSettings)
     openloop: OpenLoopSettings = Field(default_factory=OpenLoopSettings)
     plugin: PluginSettings = Field(default_factory=PluginSettings)
@@ -122,6 +127,7 @@ class Settings(BaseSettings):
     )
     storage: StorageSettings = Field(default_factory=StorageSettings)
     web: WebSettings = Field(default_factory=WebSettings)
+    scheduler: SchedulerSettings = Field(default_factory=SchedulerSettings)
 
     @field_validator("home", "workspace")
     @classmethod

@@ -27,7 +27,7 @@ from jarvis.core.extensions import SkillRegistry
 from jarvis.core.plugins import PluginHost
 from jarvis.core.security.validation import validate_input
 from jarvis.memory.episodes import make_episode
-from jarvis.memory.service import MemoryScope, MemoryService
+from jarvis.memory.service import PERSON_WORDS_HEADER, MemoryScope, MemoryService
 from jarvis.model_layer.messages import AssistantMessage, Message, UserMessage
 from jarvis.model_layer.provider import Provider
 
@@ -381,4 +381,6 @@ def _with_memory(user: UserMessage, recalled: str) -> UserMessage:
     """The message the model sees this turn (what is stored stays the person's words)."""
     if not recalled:
         return user
-    return UserMessage(content=f"{recalled}\n\n{user.content}")
+    # The header says where recalled memory ends and the person's own words begin, so neither
+    # the model nor the demo takes a remembered command for this turn's request.
+    return UserMessage(content=f"{recalled}\n\n{PERSON_WORDS_HEADER}\n{user.content}")

@@ -17,6 +17,7 @@ from jarvis.common.i18n import Language, t
 from jarvis.common.jsonl import DataFileError
 from jarvis.ui.cli.admin import approvals, audit, extensions
 from jarvis.ui.cli.chat import ChatRepl
+from jarvis.ui.cli.learning_cli import memory, procedures
 from jarvis.ui.cli.openloop_cli import openloop
 
 app = typer.Typer(
@@ -29,6 +30,8 @@ app = typer.Typer(
 
 app.add_typer(approvals, name="approvals")
 app.add_typer(openloop, name="openloop")
+app.add_typer(memory, name="memory")
+app.add_typer(procedures, name="procedures")
 app.command("audit")(audit)
 app.command("extensions")(extensions)
 
@@ -131,7 +134,8 @@ async def _chat(assembly: AppAssembly, session_id: str | None, agent: str | None
         if session_id:
             found = await agents.open(session_id)
             if found is None:
-                raise fail(f"세션을 찾을 수 없습니다: {session_id} (jarvis chat 에서 /sessions)")
+                lang = assembly.settings.language
+                raise fail(t("terminal.session_missing_start", lang, session=session_id))
             session = found
         else:
             builder = agents.get(agent)

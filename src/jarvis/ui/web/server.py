@@ -22,12 +22,14 @@ from jarvis import __version__
 from jarvis.app.agent_registry import AgentRegistry
 from jarvis.app.infra import AppAssembly
 from jarvis.app.settings import SettingsError
+from jarvis.app.unattended.service import Unattended
 from jarvis.common.i18n import Language, t
 from jarvis.common.logging import get_logger
 from jarvis.common.storage_errors import StorageUnavailable, describe_storage_error
 from jarvis.core.approvals.pg_pending import PostgresPendingStore
 from jarvis.core.policy.rule_store import RuleFileError, RulePermissionError, visible_to
 from jarvis.core.session import AgentSession
+from jarvis.ui.web import routes_unattended
 from jarvis.ui.web.auth import Authenticator, RateLimiter
 from jarvis.ui.web.broker import BrokerRegistry
 from jarvis.ui.web.hud_access import PUBLIC_PATHS, PUBLIC_PREFIXES, register_access_routes
@@ -69,6 +71,7 @@ class WebApp:
         self.assembly = assembly
         self.agents = AgentRegistry(assembly)
         self.builder = self.agents.main
+        self.unattended = Unattended(assembly, self.agents.builders())
         self.brokers = BrokerRegistry(assembly.channels, shared=assembly.shared)
         settings = assembly.settings
         self.lang: Language = settings.language
@@ -147,9 +150,11 @@ def create_app(assembly: AppAssembly) -> FastAPI:
             _log.error("%s", exc)  # one clear line; uvicorn then stops
             raise
         state.follow_other_processes()
+        await state.unattended.start()
         try:
             yield
         finally:
+            await state.unattended.aclose()
             await assembly.aclose()
 
     app = FastAPI(title="Jarvis", version=__version__, lifespan=lifespan)
@@ -188,6 +193,7 @@ def create_app(assembly: AppAssembly) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     register_access_routes(app, state)
     register_agent_routes(app, state)
+    routes_unattended.register(app, state)
 
     @app.get("/static/{name}")
     async def static(name: str) -> Response:

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocket
 
 from jarvis.app.agent_commands import agent_listing, unknown_agent
+from jarvis.app.learning import learning_slash
 from jarvis.common.i18n import Language, t
 from jarvis.common.storage_errors import StorageUnavailable, describe_storage_error
 from jarvis.core.agents.direct import orchestrate_args, orchestrate_usage, run_tool_now
@@ -23,6 +24,7 @@ from jarvis.core.slash.openloop import openloop_command
 from jarvis.ui.web.broker import Connection
 from jarvis.ui.web.protocol import ClientMessage, parse_client_message
 from jarvis.ui.web.security import MAX_BODY_BYTES
+from jarvis.ui.web.words_answers import start_answer, waiting_request
 
 if TYPE_CHECKING:
     from jarvis.ui.web.server import WebApp
@@ -41,6 +43,7 @@ async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, 
         {"type": "session", "session": session.info.model_dump(), "running": session.running}
     )
     broker.attach(connection)
+    leave_hub = state.unattended.hub.attach(user, connection.send)  # proactive messages
     await state.show_stored_requests(session)
     try:
         while True:
@@ -64,6 +67,7 @@ async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, 
                 )
     finally:
         broker.detach(connection)
+        leave_hub()
         unsubscribe()
         connection.close()
         with contextlib.suppress(Exception):
@@ -136,7 +140,11 @@ async def _handle(state: WebApp, session: AgentSession, connection: Connection, 
     if message.type == "prompt" and message.text.strip().split(" ", 1)[0] in _SERVER_COMMANDS:
         await _command(state, session, connection, message.text)  # typed into the HUD's box
     elif message.type == "prompt":
-        state.start_turn(session, message.text)
+        waiting = waiting_request(state, session.id)
+        if waiting is None:
+            state.start_turn(session, message.text)
+        else:  # decided beside the reader: a slow classifier never holds up Stop or a button
+            start_answer(state, session.id, connection, waiting, message.text)
     elif message.type == "abort":
         session.abort()
     elif message.type == "approval":
@@ -175,6 +183,11 @@ async def _command(state: WebApp, session: AgentSession, connection: Connection,
         else:  # runs beside the reader: its approvals are answered on this connection
             state.start_work(session, _orchestrate(session, connection, orchestrate))
             return
+    elif (learned := await learning_slash(state.assembly, session, text)) is not None:
+        if learned.prompt is not None:  # `/<procedure>`: the recipe runs as a turn
+            state.start_turn(session, learned.prompt)
+            return
+        reply = learned.text
     else:
         reply = "명령: /stop, /agent [id], /orchestrate <pattern> <작업> (세션은 화면 위 메뉴)"
     connection.send({"type": "command_result", "text": reply})
