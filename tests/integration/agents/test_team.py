@@ -8,9 +8,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from jarvis.agent_layer.tools import ToolCallContext
 from jarvis.app.agent_registry import AgentRegistry
 from jarvis.app.infra import AppAssembly
 from jarvis.core.session import AgentSession
+from jarvis.core.tools.base import ToolEnv
 from jarvis.memory.service import MemoryScope
 from tests.integration.agents._helpers import (
     Human,
@@ -229,3 +231,23 @@ async def test_task_patterns_are_each_agents_own(tmp_path: Path) -> None:
     assert "[작업 패턴]\n- tables always in markdown" in await app.memory.observe(karen, "table")
     jarvis = MemoryScope("main", "local", "s2", 1)
     assert "markdown" not in await app.memory.observe(jarvis, "table")
+
+
+async def test_ask_agent_refuses_itself_a_loop_and_unknown_agents(tmp_path: Path) -> None:
+    app, _ = app_with_karen(tmp_path)
+    registry(app)
+    tool = app.tools.get("ask_agent")
+    assert tool is not None
+
+    async def ask(agent: str, path: tuple[str, ...] = ()) -> str:
+        ctx = ToolCallContext(
+            "s1", path[-1] if path else "main", 1, asyncio.Event(), agent_path=path
+        )
+        env = ToolEnv(workspace=tmp_path, call=ctx)
+        result = await tool.execute("c1", {"agent": agent, "question": "q"}, env)
+        assert result.is_error
+        return result.content
+
+    assert "자기 자신" in await ask("main")
+    assert "자기 자신" in await ask("main", ("main", "karen"))  # KAREN asking back: a loop
+    assert "nobody" in await ask("nobody")
