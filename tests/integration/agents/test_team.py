@@ -11,6 +11,8 @@ from typing import Any
 from jarvis.agent_layer.tools import ToolCallContext
 from jarvis.app.agent_registry import AgentRegistry
 from jarvis.app.infra import AppAssembly
+from jarvis.core.procedures.files import ProcedureLibrary
+from jarvis.core.procedures.model import Procedure
 from jarvis.core.session import AgentSession
 from jarvis.core.tools.base import ToolEnv
 from jarvis.memory.service import MemoryScope
@@ -251,3 +253,25 @@ async def test_ask_agent_refuses_itself_a_loop_and_unknown_agents(tmp_path: Path
     assert "자기 자신" in await ask("main")
     assert "자기 자신" in await ask("main", ("main", "karen"))  # KAREN asking back: a loop
     assert "nobody" in await ask("nobody")
+
+
+async def test_a_procedure_karen_learned_is_a_tool_for_karen_only(tmp_path: Path) -> None:
+    app, _ = app_with_karen(tmp_path)
+    agents = registry(app)
+    ProcedureLibrary(tmp_path / "procedures").save(
+        Procedure(
+            name="loan-check",
+            description="대출 한도를 본다",
+            status="approved",
+            source="edm:karen:bash",
+            agent="karen",
+            kind="bash",
+            generation=1,
+            tools=["bash"],
+            body="1. bash 로 계산한다",
+        )
+    )
+    karen, jarvis = agents.get("karen"), agents.get("main")
+    assert karen is not None and jarvis is not None
+    assert "procedure_loan_check" in {s.name for s in karen.setup().tools().specs()}
+    assert "procedure_loan_check" not in {s.name for s in jarvis.setup().tools().specs()}
