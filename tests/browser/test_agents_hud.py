@@ -63,5 +63,6 @@ async def test_the_switcher_opens_a_session_of_another_agent(
         await switcher.select_option("karen")
         await expect(page.locator("body")).to_have_attribute("data-agent", "karen")
         await expect(page.locator("#agent-select")).to_have_value("karen")
+        await expect(page.locator(".brand")).to_have_text("KAREN")
         groups = page.locator("#session-select optgroup")
         await expect(groups).to_have_count(2)

@@ -27,6 +27,14 @@
       const o = el("option", "", a.name); o.value = a.id; o.selected = a.id === currentAgent; select.append(o);
     }
     select.hidden = data.agents.length < 2;
+    showBrand();
+  }
+  function showBrand() { // the header says whose session this is (KAREN, not JARVIS)
+    const brand = document.querySelector(".brand");
+    const text = brand && [...brand.childNodes].find((n) => n.nodeType === Node.TEXT_NODE);
+    const name = names.get(currentAgent);
+    if (text && name) text.textContent = `${name} `;
+    if (name) document.title = name;
   }
   async function switchTo(agent) {
     const res = await fetch(`/api/sessions?agent=${encodeURIComponent(agent)}`, { ...opts, method: "POST" });
