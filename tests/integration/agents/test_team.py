@@ -170,6 +170,13 @@ async def test_ask_agent_runs_karen_with_her_rules_and_asks_in_the_askers_window
     assert "echo from-karen" in (tmp_path / "approvals" / "karen.yaml").read_text()
     nested = {tuple(e["agent_path"]) for e in events if e["type"] == "agent_event"}
     assert nested == {("main", "karen")}
+    # KAREN answered from her own memory, not JARVIS's.
+    await app.memory.remember(MemoryScope("karen", "local", "x", 1), "fact", "karen-only fact", 1)
+    await jarvis.prompt("ask karen again")
+    (asked,) = [c for c in model.calls if "role:karen" in c.system_prompt][-2:-1]
+    assert "karen-only fact" in asked.messages[0].content  # type: ignore[union-attr]
+    mains = [c for c in model.calls if "role:karen" not in c.system_prompt]
+    assert all("karen-only fact" not in m.content for c in mains for m in c.messages)
 
 
 async def test_ask_agent_is_offered_only_with_two_agents(tmp_path: Path) -> None:
