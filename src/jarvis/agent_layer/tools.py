@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from jarvis.agent_layer.events import EventSink
-from jarvis.model_layer.messages import ToolCall, ToolSpec
+from jarvis.model_layer.messages import ImagePart, ToolCall, ToolSpec
 
 Denial = Literal["user_deny", "timeout"]
 ExecutionMode = Literal["parallel", "sequential"]
@@ -26,6 +26,8 @@ class ToolResult:
     # Set when a human denied the call or nobody answered in time.
     denial: Denial | None = None
     details: dict[str, Any] = field(default_factory=dict)
+    # Images for the model (providers that take no images see only the text's note).
+    images: list[ImagePart] = field(default_factory=list)
 
 
 @dataclass
@@ -40,7 +42,8 @@ class ToolCallContext:
     # Who is acting, outermost first: ("main",), ("main", "planner") for a sub-agent, ("main",
     # "karen") when KAREN answers JARVIS's ask_agent. Empty means (agent_id,).
     agent_path: tuple[str, ...] = ()
-    # The session's event sink, so work a tool starts (a sub-agent) shows up nested under it.
+    # The session's event sink: work a tool starts (a sub-agent) shows up nested under it, and
+    # a running tool reports progress there. None: nobody listens.
     emit: EventSink | None = None
     # Nobody watches this run (schedules, goals): approval-requiring tools are never offered.
     unattended: bool = False

@@ -13,6 +13,7 @@ from jarvis.agent_layer.tools import ToolCallContext, ToolResult
 from jarvis.app.infra import AppAssembly
 from jarvis.app.profile import AgentProfile, Boundaries
 from jarvis.app.session_builder import SessionBuilder
+from jarvis.common.i18n import Language
 from jarvis.core.agents.definitions import MAIN_AGENT, TeamAgent
 from jarvis.core.agents.runtime import OrchestrationLimits, SubAgentHost, nested_sink
 from jarvis.core.agents.tools import AskAgentTool, OrchestrateTool, SubAgentTool
@@ -127,13 +128,13 @@ class AgentRegistry:
 
     # -- sessions of any agent
 
-    async def open(self, session_id: str) -> AgentSession | None:
+    async def open(self, session_id: str, lang: Language | None = None) -> AgentSession | None:
         for builder in self._builders.values():
             if session_id in builder.live:
                 return builder.live[session_id]
         info = await self.app.session_store.get_info(session_id)
         owner = self.get(info.agent_id) if info is not None else None
-        return await owner.open(session_id) if owner is not None else None
+        return await owner.open(session_id, lang) if owner is not None else None
 
     async def list(self, *, user_id: str | None = None) -> list[SessionInfo]:
         return await self.app.session_store.list_sessions(user_id=user_id)

@@ -6,6 +6,7 @@ import html
 import re
 
 from jarvis.agent_layer.openloop.judge import JUDGE_MARKER
+from jarvis.common.i18n import Language, t
 from jarvis.memory.service import PERSON_WORDS_HEADER
 from jarvis.model_layer.messages import LLMContext, ToolResultMessage, UserMessage
 from jarvis.model_layer.providers.faux import FauxProvider, FauxResponse, FauxToolCall
@@ -13,35 +14,38 @@ from jarvis.model_layer.providers.faux import FauxProvider, FauxResponse, FauxTo
 _COMMAND = re.compile(r"^\s*!(?P<cmd>.+)$|`(?P<quoted>[^`]+)`", re.DOTALL)
 _LIST_WORDS = ("파일", "폴더", "목록", "file", "folder", "list", "ls")
 
-_HELLO = (
-    "(데모) 안녕하세요, JARVIS 입니다. 지금은 실제 모델 없이 각본으로 답하는 데모 모드예요.\n"
-    "- `!git status` 처럼 느낌표로 시작하면 bash 명령을 요청하고, 승인 창이 뜹니다.\n"
-    "- '파일 목록 보여줘' 라고 하면 list_dir 도구를 부릅니다."
-)
+_HANGUL = re.compile("[\uac00-\ud7a3]")
+
+
+def _language(ctx: LLMContext) -> Language:
+    """The session's language, read from its system prompt (the HUD sets it per person)."""
+    return "ko" if _HANGUL.search(ctx.system_prompt) else "en"
 
 
 def demo_response(ctx: LLMContext) -> FauxResponse:
     """Answer from the last message: run a command, list files, or explain the demo."""
     if ctx.system_prompt.startswith(JUDGE_MARKER):
         return _demo_judgement(ctx)
+    lang = _language(ctx)
     last = ctx.messages[-1] if ctx.messages else None
     if isinstance(last, ToolResultMessage):
-        return FauxResponse(text=f"(데모) {last.tool_name} 결과입니다:\n\n{last.content[:1500]}")
+        result = last.content[:1500]
+        return FauxResponse(text=t("demo.tool_result", lang, tool=last.tool_name, result=result))
     text = _person_words(last.content) if isinstance(last, UserMessage) else ""
     match = _COMMAND.search(text)
     if match:
         # The security pipeline HTML-escapes input; the demo runs what the user typed.
         command = html.unescape(match.group("cmd") or match.group("quoted")).strip()
         return FauxResponse(
-            text="(데모) 이 명령을 실행해 볼게요.",
+            text=t("demo.run_command", lang),
             tool_calls=[FauxToolCall(name="bash", arguments={"command": command})],
         )
     if any(word in text.lower() for word in _LIST_WORDS):
         return FauxResponse(
-            text="(데모) 작업 폴더를 살펴볼게요.",
+            text=t("demo.list_folder", lang),
             tool_calls=[FauxToolCall(name="list_dir", arguments={"path": "."})],
         )
-    return FauxResponse(text=_HELLO)
+    return FauxResponse(text=t("demo.hello", lang))
 
 
 _PROMISE_WORDS = ("해야", "까지", "보내기로", "must", "need to", "have to", "by ")

@@ -22,6 +22,7 @@ from jarvis.app.config_watcher import McpConfigWatcher
 from jarvis.app.demo import demo_provider
 from jarvis.app.extension_watcher import ExtensionWatcher
 from jarvis.app.learning import Learning, build_learning
+from jarvis.app.mcp_config import server_set
 from jarvis.app.settings import Settings, SettingsError
 from jarvis.common.clock import Clock, SystemClock
 from jarvis.common.logging import get_logger
@@ -159,12 +160,11 @@ class AppAssembly:
             await self.extensions.start()
         else:
             self.extensions.initial_load()
-        await self.mcp.start(self.settings.mcp_servers)
+        # Servers connect in the background: start-up never waits for a slow one.
+        servers = server_set(self.settings)
+        await self.mcp.start(servers.configs, servers.problems)
         if self.settings.plugin.watch_files:
             await self.config_watcher.start()
-        for status in self.mcp.status():
-            if not status.ok:
-                _log.warning("MCP server %s skipped: %s", status.name, status.error)
 
     async def aclose(self) -> None:
         if self.learning is not None:
@@ -266,7 +266,7 @@ class InfraBuilder:
         memory = self.memory_service()
         tools.register_all(memory_tools(memory, self.clock, settings.language))
         skills = SkillRegistry()
-        mcp = MCPManager(tools)
+        mcp = MCPManager(tools, log_dir=settings.home / "logs" / "mcp")
         definitions = AgentDefinitions(settings.home, settings.model)
         assembly = AppAssembly(
             settings=settings,

@@ -15,7 +15,7 @@ from jarvis.agent_layer.tools import LoopTools
 from jarvis.app.infra import AppAssembly
 from jarvis.app.profile import AgentProfile
 from jarvis.common.clock import new_id
-from jarvis.common.i18n import t
+from jarvis.common.i18n import Language, t
 from jarvis.core.agenda import AgendaJob
 from jarvis.core.memory_tools.corrections import CorrectionJob
 from jarvis.core.procedures.idle import IdleLearningJob
@@ -33,7 +33,7 @@ class SessionBuilder:
         self.app = app
         self.profile = profile or AgentProfile()
         self._live: dict[str, AgentSession] = {}
-        self._setup: SessionSetup | None = None
+        self._setups: dict[Language, SessionSetup] = {}
         # Other agents' own tools, which this agent never sees (the registry sets it).
         self.foreign_tools: Callable[[], frozenset[str]] = frozenset
 
@@ -42,9 +42,9 @@ class SessionBuilder:
         if profile == self.profile:
             return
         self.profile = profile
-        self._setup = None
+        self._setups.clear()
         for session in self._live.values():
-            session.setup = self.setup()
+            session.setup = self.setup(session.setup.language)
 
     @property
     def live(self) -> dict[str, AgentSession]:
@@ -54,21 +54,22 @@ class SessionBuilder:
     def agent_id(self) -> str:
         return self.profile.agent_id
 
-    def setup(self) -> SessionSetup:
-        if self._setup is None:
-            self._setup = self._build_setup()
-        return self._setup
+    def setup(self, lang: Language | None = None) -> SessionSetup:
+        """The agent's setup in `lang` (the person's language; the settings' by default)."""
+        lang = lang or self.app.settings.language
+        if lang not in self._setups:
+            self._setups[lang] = self._build_setup(lang)
+        return self._setups[lang]
 
-    def _build_setup(self) -> SessionSetup:
+    def _build_setup(self, lang: Language) -> SessionSetup:
         settings = self.app.settings
         model = self.profile.model or settings.model
-        lang = settings.language
         return SessionSetup(
             agent_id=self.profile.agent_id,
             agent_name=self.profile.name,
             provider=self.app.provider_for(model),
             model=model.model,
-            system_prompt=self._system_prompt,
+            system_prompt=lambda tools: self._system_prompt(tools, lang),
             tools=self._tools,
             store=self.app.session_store,
             memory=self.app.memory,
@@ -167,8 +168,7 @@ class SessionBuilder:
         await self.app.session_store.create(info)
         return AgentSession(self.unattended_setup(gate), info)
 
-    def _system_prompt(self, tools: LoopTools) -> str:
-        lang = self.app.settings.language
+    def _system_prompt(self, tools: LoopTools, lang: Language) -> str:
         prompt = self.profile.system_prompt or t("prompt.default_system", lang)
         names = [spec.name for spec in tools.specs()]
         if self.app.sandbox.any_requires_approval(names):
@@ -176,7 +176,7 @@ class SessionBuilder:
             prompt = f"{prompt}\n\n{t('prompt.approval_rule', lang)}"
         return prompt
 
-    async def create(self, *, user_id: str = "local") -> AgentSession:
+    async def create(self, *, user_id: str = "local", lang: Language | None = None) -> AgentSession:
         now = self.app.clock.now_ms()
         info = SessionInfo(
             id=new_id()[:16],
@@ -186,9 +186,9 @@ class SessionBuilder:
             updated_ms=now,
         )
         await self.app.session_store.create(info)
-        return self._keep(AgentSession(self.setup(), info))
+        return self._keep(AgentSession(self.setup(lang), info))
 
-    async def open(self, session_id: str) -> AgentSession | None:
+    async def open(self, session_id: str, lang: Language | None = None) -> AgentSession | None:
         """The live session with this id, resuming it from the store if needed."""
         live = self._live.get(session_id)
         if live is not None:
@@ -196,10 +196,14 @@ class SessionBuilder:
         info = await self.app.session_store.get_info(session_id)
         if info is None or info.agent_id != self.agent_id:
             return None
-        return self._keep(AgentSession(self.setup(), info))
+        return self._keep(AgentSession(self.setup(lang), info))
 
     async def list(self, *, user_id: str | None = None) -> list[SessionInfo]:
         return await self.app.session_store.list_sessions(agent_id=self.agent_id, user_id=user_id)
+
+    def forget(self, session_id: str) -> None:
+        """A deleted session is not resumed from memory."""
+        self._live.pop(session_id, None)
 
     def _keep(self, session: AgentSession) -> AgentSession:
         self._live[session.id] = session

@@ -34,7 +34,6 @@ from jarvis.common.i18n import Language, t
 from jarvis.core.agents.runtime import OrchestrationLimits
 from jarvis.core.approvals.words_answer import ApprovalWordsSettings
 from jarvis.core.config import SecuritySettings
-from jarvis.core.mcp import MCPServerConfig, check_unique_names
 from jarvis.core.procedures.config import ProcedureSettings
 from jarvis.core.scheduler.config import SchedulerSettings
 from jarvis.core.tools.builtins import BuiltinToolSettings
@@ -122,8 +121,15 @@ class Settings(BaseSettings):
     openloop: OpenLoopSettings = Field(default_factory=OpenLoopSettings)
     plugin: PluginSettings = Field(default_factory=PluginSettings)
     agents: OrchestrationLimits = Field(default_factory=OrchestrationLimits)
-    mcp_servers: list[MCPServerConfig] = Field(
+    # Raw entries: each is judged on its own (jarvis.core.mcp.sources), so one broken server
+    # is reported by its file and key instead of stopping the app.
+    mcp_servers: list[Any] = Field(
         default_factory=list, description="MCP servers (JARVIS_MCP_SERVERS as a JSON array)."
+    )
+    mcp_desktop_servers: dict[str, Any] | None = Field(
+        None,
+        alias="mcpServers",
+        description="Claude-Desktop form: {name: {command, args, env} | {url, headers}}.",
     )
     storage: StorageSettings = Field(default_factory=StorageSettings)
     web: WebSettings = Field(default_factory=WebSettings)
@@ -133,12 +139,6 @@ class Settings(BaseSettings):
     @classmethod
     def _expand(cls, value: Path | None) -> Path | None:
         return value.expanduser() if value is not None else None
-
-    @field_validator("mcp_servers")
-    @classmethod
-    def _unique_servers(cls, servers: list[MCPServerConfig]) -> list[MCPServerConfig]:
-        check_unique_names(servers)
-        return servers
 
     @field_validator("timezone")
     @classmethod

@@ -26,6 +26,7 @@ import psycopg
 from jarvis.agent_layer.tools import ToolCallContext
 from jarvis.common.clock import Clock, new_id
 from jarvis.common.logging import get_logger
+from jarvis.core.approvals.file_diff import file_change_diff
 from jarvis.core.approvals.request import AnswerOption, ApprovalRequest, preview_args
 from jarvis.core.approvals.service import ApprovalService
 from jarvis.core.config import SecuritySettings
@@ -365,6 +366,9 @@ class Sandbox:
             irreversible=tool.destructive,
             warnings=warnings,
             no_always_reason=no_always,
+            diff=None
+            if "secret_path" in warnings
+            else file_change_diff(tool.name, call.arguments, self.workspace),
             created_ms=now,
             expires_ms=now + int(timeout * 1000),
             timeout_sec=timeout,

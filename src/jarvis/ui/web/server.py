@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
-from importlib import resources
 from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket
@@ -27,9 +26,9 @@ from jarvis.common.i18n import Language, t
 from jarvis.common.logging import get_logger
 from jarvis.common.storage_errors import StorageUnavailable, describe_storage_error
 from jarvis.core.approvals.pg_pending import PostgresPendingStore
-from jarvis.core.policy.rule_store import RuleFileError, RulePermissionError, visible_to
+from jarvis.core.policy.rule_store import visible_to
 from jarvis.core.session import AgentSession
-from jarvis.ui.web import routes_unattended
+from jarvis.ui.web import routes_rules, routes_sessions, routes_unattended
 from jarvis.ui.web.auth import Authenticator, RateLimiter
 from jarvis.ui.web.broker import BrokerRegistry
 from jarvis.ui.web.hud_access import PUBLIC_PATHS, PUBLIC_PREFIXES, register_access_routes
@@ -42,6 +41,7 @@ from jarvis.ui.web.security import (
     allowed_hosts,
 )
 from jarvis.ui.web.session_cookie import CookieSigner, load_or_create_secret
+from jarvis.ui.web.static_files import register_static_route
 from jarvis.ui.web.ws_connection import ANSWER_STATUS, serve_connection
 
 _log = get_logger("jarvis.web")
@@ -56,12 +56,6 @@ class ApprovalAnswer(BaseModel):
 
 class LoopStatusUpdate(BaseModel):
     status: Literal["open", "done", "dismissed"]
-
-
-class RevokeRequest(BaseModel):
-    agent: str | None = None
-    tool: str
-    pattern: str
 
 
 class WebApp:
@@ -85,15 +79,19 @@ class WebApp:
         self._turns: set[asyncio.Task[Any]] = set()
 
     async def session_for(
-        self, session_id: str | None, user: str, agent: str | None = None
+        self,
+        session_id: str | None,
+        user: str,
+        agent: str | None = None,
+        lang: Language | None = None,
     ) -> AgentSession:
         """The session asked for, or a new one of `agent` (main when not given)."""
         if not session_id:
             builder = self.agents.get(agent)
             if builder is None:
                 raise HTTPException(404, f"no such agent: {agent}")
-            return await builder.create(user_id=user)
-        session = await self.agents.open(session_id)
+            return await builder.create(user_id=user, lang=lang)
+        session = await self.agents.open(session_id, lang)
         if session is None:
             raise HTTPException(404, f"no such session: {session_id}")
         if session.info.user_id != user:
@@ -195,17 +193,9 @@ def create_app(assembly: AppAssembly) -> FastAPI:
     register_agent_routes(app, state)
     routes_unattended.register(app, state)
 
-    @app.get("/static/{name}")
-    async def static(name: str) -> Response:
-        types = {".js": "text/javascript", ".css": "text/css", ".png": "image/png"}
-        suffix = name[name.rfind(".") :] if "." in name else ""
-        if suffix not in types or "/" in name:
-            raise HTTPException(404)
-        try:
-            data = resources.files("jarvis.ui.web.static").joinpath(name).read_bytes()
-        except FileNotFoundError:
-            raise HTTPException(404) from None
-        return Response(data, media_type=types[suffix])
+    register_static_route(app)
+    routes_sessions.register(app, state)
+    routes_rules.register(app, state)
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
@@ -221,7 +211,8 @@ def create_app(assembly: AppAssembly) -> FastAPI:
         if builder is None:
             raise HTTPException(404, f"no such agent: {agent}")
         try:
-            session = await builder.create(user_id=request.state.user)
+            lang = person_language(request.query_params.get("lang"))
+            session = await builder.create(user_id=request.state.user, lang=lang)
         except OSError as exc:  # a full disk or a read-only data dir: one line, no traceback
             lang, reason = assembly.settings.language, exc.strerror or str(exc)
             line = t("files.session_create_failed", lang, path=exc.filename, reason=reason)
@@ -245,26 +236,6 @@ def create_app(assembly: AppAssembly) -> FastAPI:
         files = await _rules_view(state, request.state.user)
         return {"files": files, "errors": assembly.rules.errors()}
 
-    @app.post("/api/rules/revoke")
-    async def revoke(body: RevokeRequest, request: Request) -> JSONResponse:
-        user = request.state.user
-        try:
-            removed = await assembly.rules.revoke(
-                body.agent or "main",
-                body.tool,
-                body.pattern,
-                shared=body.agent is None,
-                user=user,
-                admin=assembly.sandbox.is_admin(user),
-            )
-        except RulePermissionError as exc:
-            return JSONResponse({"detail": str(exc)}, status_code=403)
-        except RuleFileError as exc:
-            return JSONResponse({"detail": str(exc)}, status_code=409)
-        except ValueError as exc:
-            return JSONResponse({"detail": str(exc)}, status_code=422)
-        return JSONResponse({"removed": removed})
-
     @app.get("/api/audit")
     async def audit(
         request: Request,
@@ -287,10 +258,10 @@ def create_app(assembly: AppAssembly) -> FastAPI:
         servers = [
             {
                 "kind": "mcp",
-                "name": m.name,
                 "file": "",
+                "detail": f"{m.tool_count} tools" if m.ok else (m.error or m.state),
+                **m.as_dict(),
                 "ok": m.ok,
-                "detail": f"{m.tool_count} tools" if m.ok else (m.error or ""),
             }
             for m in assembly.mcp.status()
         ]
@@ -322,7 +293,8 @@ def create_app(assembly: AppAssembly) -> FastAPI:
             return
         try:
             query = ws.query_params
-            session = await state.session_for(query.get("session"), user, query.get("agent"))
+            lang = person_language(query.get("lang"))
+            session = await state.session_for(query.get("session"), user, query.get("agent"), lang)
         except HTTPException as exc:
             await ws.close(code=4000 + exc.status_code, reason=str(exc.detail))
             return
@@ -332,6 +304,11 @@ def create_app(assembly: AppAssembly) -> FastAPI:
         await serve_connection(state, ws, session, user)
 
     return app
+
+
+def person_language(asked: str | None) -> Language | None:
+    """The language a page asked for (`?lang=`), when it is one Jarvis speaks."""
+    return "en" if asked == "en" else "ko" if asked == "ko" else None
 
 
 async def _rules_view(state: WebApp, user: str) -> dict[str, list[dict[str, Any]]]:

@@ -52,7 +52,9 @@ async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, 
                 break
             raw = message.get("text")
             if raw is None:
-                connection.send({"type": "error", "message": t("web.binary_frame", state.lang)})
+                connection.send(
+                    {"type": "error", "message": t("web.binary_frame", session.setup.language)}
+                )
                 continue
             try:
                 await _handle(state, session, connection, raw)
@@ -61,7 +63,9 @@ async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, 
                 connection.send(
                     {
                         "type": "error",
-                        "message": t("web.storage_unavailable", state.lang, cause=cause),
+                        "message": t(
+                            "web.storage_unavailable", session.setup.language, cause=cause
+                        ),
                         "code": 503,
                     }
                 )
@@ -128,13 +132,13 @@ def _parse(raw: str, language: Language) -> ClientMessage | str:
 
 
 async def _handle(state: WebApp, session: AgentSession, connection: Connection, raw: str) -> None:
-    message = _parse(raw, state.lang)
+    message = _parse(raw, session.setup.language)
     if isinstance(message, str):
         connection.send({"type": "error", "message": message})
         return
     if not state.limiter.allow(connection.user_id):
         connection.send(
-            {"type": "error", "message": t("web.rate_limited", state.lang), "code": 429}
+            {"type": "error", "message": t("web.rate_limited", session.setup.language), "code": 429}
         )
         return
     if message.type == "prompt" and message.text.strip().split(" ", 1)[0] in _SERVER_COMMANDS:
@@ -170,10 +174,12 @@ async def _command(state: WebApp, session: AgentSession, connection: Connection,
             session.info.agent_id,
             connection.user_id,
             args,
-            state.assembly.settings.language,
+            session.setup.language,
         )
     elif name == "/stop":
-        reply = "중단했습니다." if session.abort() else "실행 중인 턴이 없습니다."
+        reply = t(
+            "hud.stopped" if session.abort() else "hud.nothing_running", session.setup.language
+        )
     elif name == "/agent":
         reply = _agent(state, session, connection, args.strip())
     elif name == "/orchestrate":
@@ -189,7 +195,7 @@ async def _command(state: WebApp, session: AgentSession, connection: Connection,
             return
         reply = learned.text
     else:
-        reply = "명령: /stop, /agent [id], /orchestrate <pattern> <작업> (세션은 화면 위 메뉴)"
+        reply = t("hud.commands", session.setup.language)
     connection.send({"type": "command_result", "text": reply})
 
 
