@@ -37,7 +37,8 @@
     if (name) document.title = name;
   }
   async function switchTo(agent) {
-    const res = await fetch(`/api/sessions?agent=${encodeURIComponent(agent)}`, { ...opts, method: "POST" });
+    const q = new URLSearchParams({ agent, lang: hud.lang() });
+    const res = await fetch(`/api/sessions?${q}`, { ...opts, method: "POST" });
     if (!res.ok) return;
     const session = await res.json();
     sessionStorage.setItem("jarvis_session", session.id);
