@@ -17,6 +17,7 @@ from jarvis.common.jsonl import DataFileError
 from jarvis.ui.cli.admin import approvals, audit, extensions
 from jarvis.ui.cli.chat import ChatRepl
 from jarvis.ui.cli.openloop_cli import openloop
+from jarvis.ui.cli.schedules_cli import schedules
 
 app = typer.Typer(
     name="jarvis",
@@ -28,6 +29,7 @@ app = typer.Typer(
 
 app.add_typer(approvals, name="approvals")
 app.add_typer(openloop, name="openloop")
+app.add_typer(schedules, name="schedules")
 app.command("audit")(audit)
 app.command("extensions")(extensions)
 
