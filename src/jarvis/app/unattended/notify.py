@@ -24,8 +24,12 @@ _RETRY_SEC = 0.5
 
 
 class ProactiveHub:
-    def __init__(self, dsn: str | None = None) -> None:
+    def __init__(
+        self, dsn: str | None = None, terminal: Callable[[str], None] | None = None
+    ) -> None:
         self.dsn = dsn
+        # Reminders published by this process are also shown in its terminal.
+        self.terminal = terminal
         self._sinks: dict[str, list[Sink]] = {}
         self._listener: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
@@ -65,6 +69,8 @@ class ProactiveHub:
             **extra,
         }
         self.sent.append({"user": user_id, **event})
+        if self.terminal is not None and kind == "proactive":
+            self.terminal(text)
         if not self.dsn:
             self._deliver(user_id, event)
             return

@@ -12,6 +12,7 @@ import typer
 from jarvis.app.infra import AppAssembly, build_app
 from jarvis.app.session_builder import SessionBuilder
 from jarvis.app.settings import SettingsError, load_settings
+from jarvis.app.unattended.service import Unattended
 from jarvis.common.i18n import Language, t
 from jarvis.common.jsonl import DataFileError
 from jarvis.ui.cli.admin import approvals, audit, extensions
@@ -133,7 +134,16 @@ async def _chat(assembly: AppAssembly, session_id: str | None) -> None:
             session = found
         else:
             session = await builder.create()
-        await ChatRepl(builder, session).run()
+        repl = ChatRepl(builder, session)
+        # Reminders and unattended results reach the terminal too (seed 001, issue 19).
+        unattended = Unattended(assembly, {builder.agent_id: builder})
+        unattended.hub.terminal = None
+        unattended.hub.attach(session.info.user_id, lambda event: repl.render.line(event["text"]))
+        await unattended.start()
+        try:
+            await repl.run()
+        finally:
+            await unattended.aclose()
     finally:
         await assembly.aclose()
 
