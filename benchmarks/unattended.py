@@ -52,6 +52,12 @@ class ScaledClock:
         return min(SIM_START_MS + int(elapsed * self.scale), SIM_END_MS)
 
 
+def channel_for(dsn: str) -> str:
+    from jarvis.app.unattended.notify import channel_for as channel
+
+    return channel(dsn)
+
+
 async def worker(args: argparse.Namespace) -> None:
     from jarvis.app.infra import build_app
     from jarvis.app.session_builder import SessionBuilder
@@ -125,7 +131,7 @@ class Listener:
 
     async def run(self) -> None:
         async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True) as conn:
-            await conn.execute("LISTEN jarvis_proactive")
+            await conn.execute(f"LISTEN {channel_for(self.dsn)}")
             self.ready.set()
             async for note in conn.notifies():
                 self.seen.append((int(time.time() * 1000), json.loads(note.payload)["event"]))
@@ -187,7 +193,7 @@ async def _executors(dsn: str) -> dict[str, int]:
 
 
 async def reminders_phase(args: argparse.Namespace, home: Path) -> dict[str, Any]:
-    for name in ("go", "stop"):
+    for name in ("go", "stop", "schedules/bench.yaml"):
         (home / name).unlink(missing_ok=True)
     listener = Listener(args.dsn)
     listening = asyncio.create_task(listener.run())
@@ -235,6 +241,7 @@ async def reminders_phase(args: argparse.Namespace, home: Path) -> dict[str, Any
     q = statistics.quantiles(delays, n=20) if len(delays) >= 2 else delays * 19
     return {
         "loops": args.loops,
+        "messages": len(listener.seen),
         "reminded": len(first),
         "max_reminders_per_loop": max(per_loop.values(), default=0),
         "delay_ms_p50": int(statistics.median(delays)) if delays else None,
@@ -255,6 +262,7 @@ async def main(args: argparse.Namespace) -> None:
             home = Path(tmp)
             (home / "script.json").write_text(json.dumps(["완료"] * 400), encoding="utf-8")
             result = {"exactly_once": await schedules_phase(args, home)}
+            print(json.dumps(result, ensure_ascii=False), file=sys.stderr, flush=True)
             result["reminders"] = await reminders_phase(args, home)
         print(json.dumps(result, ensure_ascii=False, indent=2))
     finally:
