@@ -18,7 +18,7 @@ def bash(command: str) -> dict[str, Any]:
 
 async def open_hud(browser: Browser, url: str) -> Page:
     """Open the URL `jarvis serve` printed (`server.launch_url()`) in a fresh browser."""
-    page = await (await browser.new_context()).new_page()
+    page = await (await browser.new_context(locale="ko-KR")).new_page()
     await page.goto(url)
     await expect(page.locator("#status.on")).to_be_visible()
     return page
@@ -88,7 +88,8 @@ async def test_timeout_line_and_activity_entry(browser: Browser, tmp_path: Path)
         await expect(page.locator(".msg.assistant").last).to_have_text(
             t("approval.timeout_turn_end", tools="bash")
         )
-        await expect(page.locator("#activity")).to_contain_text("⚡ approval · 시간 초과로 거부")
+        activity = page.locator("#activity")
+        await expect(activity).to_contain_text("bash make deploy — 시간 초과로 거부")
 
 
 async def test_always_then_no_modal_then_revoke_asks_again(
@@ -110,7 +111,7 @@ async def test_always_then_no_modal_then_revoke_asks_again(
         await expect(page.locator("#rules")).to_contain_text("bash git status")
         await say(page, "short status")
         await expect(page.locator(".msg.assistant").last).to_have_text("two")
-        await expect(page.locator("#activity")).to_contain_text("규칙 approvals/main.yaml")
+        await expect(page.locator("#activity")).to_contain_text("(approvals/main.yaml)")
         await page.click("#rules button")
         await expect(page.locator("#rules")).to_contain_text("기억된 규칙이 없습니다")
         await say(page, "status again")

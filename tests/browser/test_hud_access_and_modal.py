@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from playwright.async_api import Browser, Page, expect
 
@@ -27,7 +28,8 @@ def bash(command: str) -> dict[str, Any]:
 
 
 async def open_hud(browser: Browser, url: str, viewport: dict[str, int] = DESKTOP) -> Page:
-    page = await (await browser.new_context(viewport=viewport)).new_page()  # type: ignore[arg-type]
+    context = await browser.new_context(viewport=viewport, locale="ko-KR")  # type: ignore[arg-type]
+    page = await context.new_page()
     violations: list[str] = []
     page.on("console", lambda m: violations.append(m.text) if "Security Policy" in m.text else None)
     page.set_default_timeout(10_000)
@@ -45,6 +47,11 @@ async def say(page: Page, text: str) -> None:
 async def follow(server: LiveServer, page: Page) -> Tab:
     """A second client of the page's session, to watch how approvals are answered."""
     session = await page.evaluate("sessionStorage.getItem('jarvis_session')")
+    if not session:  # opening the page made no session: make one and show it
+        async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
+            session = (await http.post("/api/sessions")).json()["id"]
+        await page.goto(server.launch_url(session=str(session)))
+        await expect(page.locator("#status.on")).to_be_visible()
     tab = await Tab.open(server.ws_url(str(session)))
     await tab.next("session")
     return tab
@@ -67,7 +74,7 @@ async def test_the_printed_url_logs_in_and_leaves_the_address_bar(
         )
         await say(page, "hi")
         await expect(page.locator(".msg.assistant").last).to_have_text("hello")
-        stranger = await (await browser.new_context()).new_page()
+        stranger = await (await browser.new_context(locale="ko-KR")).new_page()
         await stranger.goto(server.url)
         await expect(stranger.locator("#gate-message")).to_have_text(t("web.gate_open_url"))
         await expect(stranger.locator("#modal")).to_have_count(0)
@@ -76,7 +83,7 @@ async def test_the_printed_url_logs_in_and_leaves_the_address_bar(
 async def test_api_key_login_form(browser: Browser, tmp_path: Path) -> None:
     keys = [{"name": "alice", "key": "k-alice-secret"}]
     with live_server(tmp_path, ["hello"], security={"api_keys": keys}) as server:
-        page = await (await browser.new_context()).new_page()
+        page = await (await browser.new_context(locale="ko-KR")).new_page()
         await page.goto(server.url)
         await page.fill("#login-key", "wrong")
         await page.click("#login button")

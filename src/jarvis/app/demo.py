@@ -6,54 +6,64 @@ import html
 import re
 
 from jarvis.agent_layer.openloop.judge import JUDGE_MARKER
+from jarvis.common.i18n import Language, t
+from jarvis.memory.service import PERSON_WORDS_HEADER
 from jarvis.model_layer.messages import LLMContext, ToolResultMessage, UserMessage
 from jarvis.model_layer.providers.faux import FauxProvider, FauxResponse, FauxToolCall
 
 _COMMAND = re.compile(r"^\s*!(?P<cmd>.+)$|`(?P<quoted>[^`]+)`", re.DOTALL)
 _LIST_WORDS = ("파일", "폴더", "목록", "file", "folder", "list", "ls")
 
-_HELLO = (
-    "(데모) 안녕하세요, JARVIS 입니다. 지금은 실제 모델 없이 각본으로 답하는 데모 모드예요.\n"
-    "- `!git status` 처럼 느낌표로 시작하면 bash 명령을 요청하고, 승인 창이 뜹니다.\n"
-    "- '파일 목록 보여줘' 라고 하면 list_dir 도구를 부릅니다."
-)
+_HANGUL = re.compile("[\uac00-\ud7a3]")
+
+
+def _language(ctx: LLMContext) -> Language:
+    """The session's language, read from its system prompt (the HUD sets it per person)."""
+    return "ko" if _HANGUL.search(ctx.system_prompt) else "en"
 
 
 def demo_response(ctx: LLMContext) -> FauxResponse:
     """Answer from the last message: run a command, list files, or explain the demo."""
     if ctx.system_prompt.startswith(JUDGE_MARKER):
         return _demo_judgement(ctx)
+    lang = _language(ctx)
     last = ctx.messages[-1] if ctx.messages else None
     if isinstance(last, ToolResultMessage):
-        return FauxResponse(text=f"(데모) {last.tool_name} 결과입니다:\n\n{last.content[:1500]}")
-    text = last.content if isinstance(last, UserMessage) else ""
+        result = last.content[:1500]
+        return FauxResponse(text=t("demo.tool_result", lang, tool=last.tool_name, result=result))
+    text = _person_words(last.content) if isinstance(last, UserMessage) else ""
     match = _COMMAND.search(text)
     if match:
         # The security pipeline HTML-escapes input; the demo runs what the user typed.
         command = html.unescape(match.group("cmd") or match.group("quoted")).strip()
         return FauxResponse(
-            text="(데모) 이 명령을 실행해 볼게요.",
+            text=t("demo.run_command", lang),
             tool_calls=[FauxToolCall(name="bash", arguments={"command": command})],
         )
     if any(word in text.lower() for word in _LIST_WORDS):
         return FauxResponse(
-            text="(데모) 작업 폴더를 살펴볼게요.",
+            text=t("demo.list_folder", lang),
             tool_calls=[FauxToolCall(name="list_dir", arguments={"path": "."})],
         )
-    return FauxResponse(text=_HELLO)
+    return FauxResponse(text=t("demo.hello", lang))
 
 
 _PROMISE_WORDS = ("해야", "까지", "보내기로", "must", "need to", "have to", "by ")
-_INPUT_HEADERS = ("[사용자 입력]\n", "[user input]\n")
+_INPUT_HEADERS = (f"{PERSON_WORDS_HEADER}\n", "[user input]\n")
+
+
+def _person_words(text: str) -> str:
+    """The person's own words: what follows recalled memory or the judge's context."""
+    for header in _INPUT_HEADERS:
+        text = text.rsplit(header, 1)[-1]
+    return text
 
 
 def _demo_judgement(ctx: LLMContext) -> FauxResponse:
     """A crude judge: a sentence with promise words is the loop, quoted as its own evidence
     (the deadline parser fills the due date from the same words)."""
     text = ctx.messages[-1].content if ctx.messages else ""
-    for header in _INPUT_HEADERS:
-        text = text.split(header, 1)[-1]
-    said = html.unescape(text).strip()
+    said = html.unescape(_person_words(text)).strip()
     if any(word in said.lower() for word in _PROMISE_WORDS):
         return FauxResponse(text=f"{said} (근거: {said})")
     return FauxResponse(text="없음")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import ipaddress
+from collections.abc import Callable
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
@@ -14,9 +15,13 @@ from jarvis.agent_layer.tools import LoopTools
 from jarvis.app.infra import AppAssembly
 from jarvis.app.profile import AgentProfile
 from jarvis.common.clock import new_id
-from jarvis.common.i18n import t
+from jarvis.common.i18n import Language, t
 from jarvis.core.agenda import AgendaJob
-from jarvis.core.session import AgentSession, SessionSetup
+from jarvis.core.memory_tools.corrections import CorrectionJob
+from jarvis.core.procedures.idle import IdleLearningJob
+from jarvis.core.procedures.tools import ProcedureTools
+from jarvis.core.session import AgentSession, SessionSetup, TurnJob
+from jarvis.core.tools.base import Tool
 from jarvis.core.tools.executor import GatedTools, ToolGate
 from jarvis.model_layer.config import ModelSettings
 
@@ -28,27 +33,43 @@ class SessionBuilder:
         self.app = app
         self.profile = profile or AgentProfile()
         self._live: dict[str, AgentSession] = {}
-        self._setup: SessionSetup | None = None
+        self._setups: dict[Language, SessionSetup] = {}
+        # Other agents' own tools, which this agent never sees (the registry sets it).
+        self.foreign_tools: Callable[[], frozenset[str]] = frozenset
+
+    def update_profile(self, profile: AgentProfile) -> None:
+        """A reloaded team file: live sessions take the new setup from their next turn."""
+        if profile == self.profile:
+            return
+        self.profile = profile
+        self._setups.clear()
+        for session in self._live.values():
+            session.setup = self.setup(session.setup.language)
+
+    @property
+    def live(self) -> dict[str, AgentSession]:
+        return self._live
 
     @property
     def agent_id(self) -> str:
         return self.profile.agent_id
 
-    def setup(self) -> SessionSetup:
-        if self._setup is None:
-            self._setup = self._build_setup()
-        return self._setup
+    def setup(self, lang: Language | None = None) -> SessionSetup:
+        """The agent's setup in `lang` (the person's language; the settings' by default)."""
+        lang = lang or self.app.settings.language
+        if lang not in self._setups:
+            self._setups[lang] = self._build_setup(lang)
+        return self._setups[lang]
 
-    def _build_setup(self) -> SessionSetup:
+    def _build_setup(self, lang: Language) -> SessionSetup:
         settings = self.app.settings
         model = self.profile.model or settings.model
-        lang = settings.language
         return SessionSetup(
             agent_id=self.profile.agent_id,
             agent_name=self.profile.name,
             provider=self.app.provider_for(model),
             model=model.model,
-            system_prompt=self._system_prompt,
+            system_prompt=lambda tools: self._system_prompt(tools, lang),
             tools=self._tools,
             store=self.app.session_store,
             memory=self.app.memory,
@@ -63,10 +84,20 @@ class SessionBuilder:
             input_max_length=settings.security.input_max_length,
             clock=self.app.clock,
             language=lang,
-            turn_jobs=[self._agenda_job()] if settings.openloop.enabled else [],
+            turn_jobs=self._turn_jobs(),
             plugins=self.app.plugins,
             skills=self.app.skills,
+            memory_agent_id=self.profile.memory_agent,
         )
+
+    def _turn_jobs(self) -> list[TurnJob]:
+        jobs: list[TurnJob] = []
+        if self.app.settings.openloop.enabled:
+            jobs.append(self._agenda_job())
+        jobs.append(CorrectionJob(self.app.memory))
+        if self.app.learning is not None:
+            jobs.append(IdleLearningJob(self.app.learning.idle))
+        return jobs
 
     def _agenda_job(self) -> AgendaJob:
         settings = self.app.settings
@@ -83,9 +114,32 @@ class SessionBuilder:
 
     def _tools(self) -> LoopTools:
         never = frozenset(self.profile.boundaries.never)  # invisible everywhere (seed 000)
-        return GatedTools(
-            self.app.tools, self.app.settings.workspace_dir, self.app.gate, hidden=never
+        tools = GatedTools(
+            self.app.tools,
+            self.app.settings.workspace_dir,
+            self.app.gate,
+            self.visible_tools(),
+            hidden=never,
         )
+        if self.app.learning is None:
+            return tools
+        # Learned procedures are this agent's only; their steps run through `tools`.
+        return ProcedureTools(tools, self.app.learning.library, self.agent_id)
+
+    def visible_tools(self) -> set[str] | None:
+        """Re-read every turn: the profile's list (None: everything registered) plus the
+        dynamic agent tools, minus `never` and the tools other agents own."""
+        hidden = set(self.profile.boundaries.never) | (
+            self.foreign_tools() - set(self.profile.own_tools)
+        )
+        listed = self.profile.tools
+        if listed is None and not hidden:
+            return None
+        names = self.app.tools.names()
+        if listed is not None:
+            wanted = set(listed) | set(self.profile.own_tools)
+            names = [n for n in names if n in wanted or _is_agent_tool(self.app.tools.get(n))]
+        return {name for name in names if name not in hidden}
 
     def unattended_setup(self, gate: ToolGate) -> SessionSetup:
         """The setup of a turn nobody watches (schedule, goal): `ask` and `never` tools are
@@ -113,8 +167,7 @@ class SessionBuilder:
         await self.app.session_store.create(info)
         return AgentSession(self.unattended_setup(gate), info)
 
-    def _system_prompt(self, tools: LoopTools) -> str:
-        lang = self.app.settings.language
+    def _system_prompt(self, tools: LoopTools, lang: Language) -> str:
         prompt = self.profile.system_prompt or t("prompt.default_system", lang)
         names = [spec.name for spec in tools.specs()]
         if self.app.sandbox.any_requires_approval(names):
@@ -122,7 +175,7 @@ class SessionBuilder:
             prompt = f"{prompt}\n\n{t('prompt.approval_rule', lang)}"
         return prompt
 
-    async def create(self, *, user_id: str = "local") -> AgentSession:
+    async def create(self, *, user_id: str = "local", lang: Language | None = None) -> AgentSession:
         now = self.app.clock.now_ms()
         info = SessionInfo(
             id=new_id()[:16],
@@ -132,9 +185,9 @@ class SessionBuilder:
             updated_ms=now,
         )
         await self.app.session_store.create(info)
-        return self._keep(AgentSession(self.setup(), info))
+        return self._keep(AgentSession(self.setup(lang), info))
 
-    async def open(self, session_id: str) -> AgentSession | None:
+    async def open(self, session_id: str, lang: Language | None = None) -> AgentSession | None:
         """The live session with this id, resuming it from the store if needed."""
         live = self._live.get(session_id)
         if live is not None:
@@ -142,14 +195,23 @@ class SessionBuilder:
         info = await self.app.session_store.get_info(session_id)
         if info is None or info.agent_id != self.agent_id:
             return None
-        return self._keep(AgentSession(self.setup(), info))
+        return self._keep(AgentSession(self.setup(lang), info))
 
     async def list(self, *, user_id: str | None = None) -> list[SessionInfo]:
         return await self.app.session_store.list_sessions(agent_id=self.agent_id, user_id=user_id)
 
+    def forget(self, session_id: str) -> None:
+        """A deleted session is not resumed from memory."""
+        self._live.pop(session_id, None)
+
     def _keep(self, session: AgentSession) -> AgentSession:
         self._live[session.id] = session
         return session
+
+
+def _is_agent_tool(tool: Tool | None) -> bool:
+    """ask_agent, orchestrate and agent_<name> come with the team, not with a tool list."""
+    return tool is not None and tool.source.kind == "agent"
 
 
 def _judge_after_reply(timing: str, model: ModelSettings) -> bool:

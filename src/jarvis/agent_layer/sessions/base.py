@@ -69,3 +69,20 @@ class SessionStore:
         """The last `limit` entries (every entry when None), oldest first (for history views;
         not on the per-turn path)."""
         raise NotImplementedError
+
+    async def rename(self, session_id: str, title: str) -> bool:
+        """Set the title a person chose (it stays, later turns do not replace it); False when
+        there is no such session."""
+        raise NotImplementedError
+
+    async def delete(self, session_id: str) -> bool:
+        """Remove the session and its history; False when there is no such session."""
+        raise NotImplementedError
+
+
+TITLE_MAX = 120
+
+
+def clean_title(title: str) -> str:
+    """A title as lists show it: one line, trimmed, bounded."""
+    return " ".join(title.split())[:TITLE_MAX]

@@ -28,6 +28,7 @@ from jarvis.agent_layer.sessions.base import (
     SessionInfo,
     SessionNotFound,
     SessionStore,
+    clean_title,
 )
 from jarvis.agent_layer.sessions.jsonl_format import (
     SESSION_ID,
@@ -36,6 +37,7 @@ from jarvis.agent_layer.sessions.jsonl_format import (
     note_entries,
 )
 from jarvis.agent_layer.sessions.jsonl_reader import SessionFileReader, TailRead
+from jarvis.agent_layer.sessions.title_file import TITLES_FILE, TitleFile
 from jarvis.common.jsonl import JsonlWriter, create_with_line
 from jarvis.common.logging import get_logger
 
@@ -89,6 +91,8 @@ class JsonlSessionStore(SessionStore):
         self._tails: dict[str, _Tail] = {}
         self._summaries: dict[str, tuple[_StatKey, SessionInfo | None, bool]] = {}
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # Titles people chose live beside the append-only files (a header is never rewritten).
+        self.titles = TitleFile(root / TITLES_FILE, fsync=fsync)
 
     @property
     def bytes_read(self) -> int:
@@ -119,7 +123,7 @@ class JsonlSessionStore(SessionStore):
             return None
         async with self._locks[session_id]:
             tail = await self._load(session_id)
-        return tail.info.model_copy() if tail else None
+        return self._titled(tail.info.model_copy()) if tail else None
 
     async def list_sessions(
         self, *, agent_id: str | None = None, user_id: str | None = None
@@ -128,7 +132,7 @@ class JsonlSessionStore(SessionStore):
         found = await asyncio.to_thread(self._list_infos, live)
         return sorted(
             (
-                info
+                self._titled(info)
                 for info in found
                 if (agent_id is None or info.agent_id == agent_id)
                 and (user_id is None or info.user_id == user_id)
@@ -175,6 +179,34 @@ class JsonlSessionStore(SessionStore):
             return []
         budget = None if limit is None else HISTORY_BYTE_BUDGET
         return await asyncio.to_thread(self.reader.last_entries, path, end, limit, budget)
+
+    async def rename(self, session_id: str, title: str) -> bool:
+        if not SESSION_ID.match(session_id):
+            return False
+        async with self._locks[session_id]:
+            if await self._load(session_id) is None:
+                return False
+            await asyncio.to_thread(self.titles.set, session_id, clean_title(title))
+        return True
+
+    async def delete(self, session_id: str) -> bool:
+        if not SESSION_ID.match(session_id):
+            return False
+        async with self._locks[session_id]:
+            if await self._load(session_id) is None:
+                return False
+            self._tails.pop(session_id, None)
+            self._summaries.pop(session_id, None)
+            self._path(session_id).unlink(missing_ok=True)
+            await asyncio.to_thread(self.titles.set, session_id, None)
+        return True
+
+    def _titled(self, info: SessionInfo) -> SessionInfo:
+        """The info with the title a person chose, when they chose one."""
+        chosen = self.titles.get(info.id)
+        if chosen:
+            info.title = chosen
+        return info
 
     async def _load(self, session_id: str, window: int = _DEFAULT_WINDOW) -> _Tail | None:
         """The cached tail, (re)read from the file when absent or too short for `window`.

@@ -7,6 +7,7 @@ from jarvis.agent_layer.sessions.base import (
     SessionInfo,
     SessionNotFound,
     SessionStore,
+    clean_title,
 )
 
 
@@ -70,6 +71,20 @@ class MemorySessionStore(SessionStore):
         if limit is None:
             return list(entries)
         return list(entries[-limit:]) if limit > 0 else []
+
+    async def rename(self, session_id: str, title: str) -> bool:
+        info = self._info.get(session_id)
+        if info is None:
+            return False
+        info.title = clean_title(title)
+        return True
+
+    async def delete(self, session_id: str) -> bool:
+        if self._info.pop(session_id, None) is None:
+            return False
+        self._entries.pop(session_id, None)
+        self._turn_starts.pop(session_id, None)
+        return True
 
 
 def _title_of(entries: list[SessionEntry]) -> str:

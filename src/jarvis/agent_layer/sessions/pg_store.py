@@ -10,6 +10,7 @@ from jarvis.agent_layer.sessions.base import (
     SessionInfo,
     SessionNotFound,
     SessionStore,
+    clean_title,
 )
 from jarvis.common.pg import PoolBacked
 
@@ -130,6 +131,19 @@ class PostgresSessionStore(PoolBacked, SessionStore):
             )
             rows = await cursor.fetchall()
         return [_entry(row) for row in reversed(rows)]
+
+    async def rename(self, session_id: str, title: str) -> bool:
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(
+                "UPDATE jarvis_sessions SET title = %s WHERE id = %s",
+                (clean_title(title), session_id),
+            )
+            return cursor.rowcount > 0
+
+    async def delete(self, session_id: str) -> bool:
+        async with self.pool.connection() as conn:  # entries go with it (ON DELETE CASCADE)
+            cursor = await conn.execute("DELETE FROM jarvis_sessions WHERE id = %s", (session_id,))
+            return cursor.rowcount > 0
 
 
 def _info(row: tuple[object, ...]) -> SessionInfo:

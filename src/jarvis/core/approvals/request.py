@@ -33,6 +33,8 @@ class ApprovalRequest(BaseModel):
     id: str
     session_id: str
     agent_id: str
+    # Who asks, outermost first (["main", "planner"]: JARVIS's sub-agent planner).
+    agent_path: list[str] = Field(default_factory=list)
     user_id: str
     turn: int
     tool_call_id: str
@@ -48,6 +50,8 @@ class ApprovalRequest(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     # Why ALWAYS is not offered, as a code the UI explains; None when it is offered.
     no_always_reason: str | None = None
+    # For file edits: the unified diff of what will change (bounded; None when unknown).
+    diff: str | None = None
     created_ms: int
     expires_ms: int
     timeout_sec: float = Field(0, description="Seconds the human has to answer.")

@@ -26,6 +26,7 @@ import psycopg
 from jarvis.agent_layer.tools import ToolCallContext
 from jarvis.common.clock import Clock, new_id
 from jarvis.common.logging import get_logger
+from jarvis.core.approvals.file_diff import file_change_diff
 from jarvis.core.approvals.request import AnswerOption, ApprovalRequest, preview_args
 from jarvis.core.approvals.service import ApprovalService
 from jarvis.core.config import SecuritySettings
@@ -252,7 +253,7 @@ class Sandbox:
         key = args_key(tool.name, call.arguments)
         if denials.counts.get(key, 0) >= self.settings.denied_repeat_threshold:
             return Decision("block", "denied_repeated", detail=str(denials.counts[key]))
-        if self.unattended and not dry_run:
+        if (self.unattended or ctx.unattended) and not dry_run:
             # Chat ALWAYS rules never apply here: only the owner's pre-approval does.
             if tool.name in self.preapproved:
                 return Decision("allow", "preapproved")
@@ -353,6 +354,7 @@ class Sandbox:
             id=new_id(),
             session_id=ctx.session_id,
             agent_id=ctx.agent_id,
+            agent_path=list(ctx.path),
             user_id=ctx.user_id,
             turn=ctx.turn,
             tool_call_id=call.id,
@@ -364,6 +366,9 @@ class Sandbox:
             irreversible=tool.destructive,
             warnings=warnings,
             no_always_reason=no_always,
+            diff=None
+            if "secret_path" in warnings
+            else file_change_diff(tool.name, call.arguments, self.workspace),
             created_ms=now,
             expires_ms=now + int(timeout * 1000),
             timeout_sec=timeout,

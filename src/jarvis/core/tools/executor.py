@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -79,6 +80,9 @@ class GatedTools:
             )
         if self._gate is None:
             return await self._run(tool, call, ctx)
+        if getattr(self._gate, "unattended", False) and not ctx.unattended:
+            # What a tool starts (a sub-agent) must know nobody watches this run.
+            ctx = dataclasses.replace(ctx, unattended=True)
         verdict = await self._gate.check(tool, call, ctx)
         if verdict.refusal is not None:
             return verdict.refusal

@@ -9,14 +9,16 @@ from typing import Annotated
 
 import typer
 
+from jarvis.app.agent_commands import unknown_agent
+from jarvis.app.agent_registry import AgentRegistry
 from jarvis.app.infra import AppAssembly, build_app
-from jarvis.app.session_builder import SessionBuilder
 from jarvis.app.settings import SettingsError, load_settings
 from jarvis.app.unattended.service import Unattended
 from jarvis.common.i18n import Language, t
 from jarvis.common.jsonl import DataFileError
 from jarvis.ui.cli.admin import approvals, audit, extensions
 from jarvis.ui.cli.chat import ChatRepl
+from jarvis.ui.cli.learning_cli import memory, procedures
 from jarvis.ui.cli.openloop_cli import openloop
 from jarvis.ui.cli.schedules_cli import schedules
 
@@ -31,6 +33,8 @@ app = typer.Typer(
 app.add_typer(approvals, name="approvals")
 app.add_typer(openloop, name="openloop")
 app.add_typer(schedules, name="schedules")
+app.add_typer(memory, name="memory")
+app.add_typer(procedures, name="procedures")
 app.command("audit")(audit)
 app.command("extensions")(extensions)
 
@@ -113,30 +117,38 @@ def serve(
 def chat(
     demo: Annotated[bool, typer.Option("--demo", help="Scripted model; runs offline.")] = False,
     session: Annotated[str | None, typer.Option("--session", help="Resume a session.")] = None,
+    agent: Annotated[
+        str | None, typer.Option("--agent", help="Talk to this team agent (default: main).")
+    ] = None,
 ) -> None:
     """Chat in the terminal."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     assembly = assemble(demo=demo)
-    asyncio.run(_chat(assembly, session))
+    asyncio.run(_chat(assembly, session, agent))
 
 
-async def _chat(assembly: AppAssembly, session_id: str | None) -> None:
-    builder = SessionBuilder(assembly)
+async def _chat(assembly: AppAssembly, session_id: str | None, agent: str | None = None) -> None:
+    agents = AgentRegistry(assembly)
     try:
         await assembly.start()
     except SettingsError as exc:
         raise fail(str(exc)) from None
     try:
         if session_id:
-            found = await builder.open(session_id)
+            found = await agents.open(session_id)
             if found is None:
-                raise fail(f"세션을 찾을 수 없습니다: {session_id} (jarvis chat 에서 /sessions)")
+                lang = assembly.settings.language
+                raise fail(t("terminal.session_missing_start", lang, session=session_id))
             session = found
         else:
+            builder = agents.get(agent)
+            if builder is None:
+                lang = assembly.settings.language
+                raise fail(unknown_agent(agents, agent or "", lang))
             session = await builder.create()
-        repl = ChatRepl(builder, session)
+        repl = ChatRepl(agents, session)
         # Reminders and unattended results reach the terminal too (seed 001, issue 19).
-        unattended = Unattended(assembly, {builder.agent_id: builder})
+        unattended = Unattended(assembly, agents.builders())
         unattended.hub.terminal = None
         unattended.hub.attach(session.info.user_id, lambda event: repl.render.line(event["text"]))
         await unattended.start()

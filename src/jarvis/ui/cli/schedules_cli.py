@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from jarvis.app.session_builder import SessionBuilder
+from jarvis.app.agent_registry import AgentRegistry
 from jarvis.app.settings import SettingsError
 from jarvis.app.unattended.service import PreapprovalRequired, Unattended
 from jarvis.core.scheduler.preapproval import NotOwner
@@ -35,7 +35,7 @@ def _run(work: Callable[[Unattended], Awaitable[str]]) -> None:
             await app.open_storage()
         except SettingsError as exc:
             raise fail(str(exc)) from None
-        service = Unattended(app, {"main": SessionBuilder(app)})
+        service = Unattended(app, AgentRegistry(app).builders())
         await service.start(tick=False)
         try:
             return await work(service)

@@ -43,7 +43,8 @@ def register_access_routes(app: FastAPI, state: WebApp) -> None:
         if state.auth.user_for(request) is None:
             how = "web.gate_login" if state.auth.enabled else "web.gate_open_url"
             return gate_page(state, t(how, state.lang), status=401)
-        return HTMLResponse(static_text("index.html").replace("{{LANG}}", state.lang))
+        page = static_text("index.html").replace("{{LANG}}", state.lang)
+        return HTMLResponse(page.replace("{{TZ}}", state.assembly.settings.timezone))
 
     @app.post("/api/login")
     async def login(body: LoginRequest, request: Request) -> Response:

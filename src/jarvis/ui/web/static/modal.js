@@ -1,0 +1,90 @@
+// The approval modal. Only a deliberate choice answers: Enter typed in the message box never
+// does, typing while a button has focus moves focus off the buttons, Esc denies, and ALLOW is
+// the focused default only when the request carries no compound/destructive warning. File
+// edits show the server's diff of what will change.
+(() => {
+  "use strict";
+  const { $, el, S } = window.Jarvis;
+  const RISKY = ["compound", "destructive"];
+  const shownText = (text) => window.JarvisDisplay.render(String(text), S.spaces);
+
+  function create({ answer }) {
+    const pending = new Map(); // approval id -> request
+    let shown = null, timer = null;
+
+    function fill(req) {
+      $("modal-title").textContent = S.approvalTitle + req.tool;
+      $("modal-source").textContent = S.source + req.source;
+      const args = $("modal-args"); args.replaceChildren(); args.scrollTop = 0;
+      for (const a of req.args) {
+        if (req.diff && ["content", "old_string", "new_string"].includes(a.key)) continue; // the diff shows them
+        const dt = el("dt"); dt.append(shownText(a.key)); args.append(dt);
+        const dd = el("dd"); dd.append(shownText(a.value));
+        if (a.shortened) { dd.append(" "); dd.append(el("span", "short", S.shortened(a.original_length))); }
+        args.append(dd);
+      }
+      const diff = $("modal-diff"); diff.replaceChildren(); diff.hidden = !req.diff;
+      if (req.diff) diff.append(el("div", "muted", S.diff), window.Jarvis.tools.diffView(req.diff));
+      const warnings = $("modal-warnings"); warnings.replaceChildren();
+      if (req.irreversible) warnings.append(el("li", "", S.irreversible));
+      for (const code of req.warnings || []) warnings.append(el("li", "", S.warnings[code] || `⚠ ${code}`));
+      warnings.hidden = !warnings.children.length;
+      const offersAlways = req.options.includes("always");
+      $("modal-pattern").hidden = !(req.pattern && offersAlways);
+      if (req.pattern) $("modal-pattern").textContent = S.patternNote(`${req.tool} ${req.pattern}`);
+      const why = req.no_always_reason;
+      $("modal-no-always").hidden = offersAlways || !why;
+      if (why) $("modal-no-always").textContent = S.noAlways + (S.noAlwaysReasons[why] || why);
+      $("modal-hint").hidden = true;
+    }
+
+    function showNext() {
+      if (shown || pending.size === 0) return;
+      const req = pending.values().next().value; shown = req;
+      const composing = document.activeElement === $("input") && $("input").value.trim() !== "";
+      fill(req);
+      const buttons = $("modal-buttons"); buttons.replaceChildren();
+      for (const option of req.options) {
+        const b = el("button", option, S[option]); b.type = "button"; b.dataset.answer = option;
+        b.addEventListener("click", () => answer(req.id, option)); buttons.append(b);
+      }
+      $("modal").hidden = false;
+      const tick = () => { $("modal-countdown").textContent = S.left(Math.max(0, Math.round((req.expires_ms - Date.now()) / 1000))); };
+      tick(); timer = setInterval(tick, 500);
+      const risky = req.irreversible || (req.warnings || []).some((w) => RISKY.includes(w));
+      const preferred = buttons.querySelector(`[data-answer=${risky ? "deny" : "allow"}]`) || buttons.querySelector("[data-answer=deny]");
+      // Someone typing a message when the request appears must not answer it with their Enter.
+      (composing ? $("dialog") : preferred).focus();
+    }
+    function close() { $("modal").hidden = true; shown = null; clearInterval(timer); }
+    function focusables() { return [...$("dialog").querySelectorAll("button, [tabindex='0']")].filter((n) => !n.closest("[hidden]")); }
+
+    document.addEventListener("keydown", (e) => {
+      if (!shown) return;
+      if (e.key === "Escape") { e.preventDefault(); e.stopImmediatePropagation(); answer(shown.id, "deny"); return; }
+      if (e.key === "Tab") { // keep focus inside the modal
+        const items = focusables(); if (!items.length) return;
+        const at = items.indexOf(document.activeElement);
+        const next = e.shiftKey ? (at <= 0 ? items.length - 1 : at - 1) : (at === items.length - 1 ? 0 : at + 1);
+        e.preventDefault(); items[next].focus(); return;
+      }
+      const typing = e.key === "Process" || e.isComposing || (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey);
+      if (typing && document.activeElement && document.activeElement.closest("#modal-buttons")) {
+        e.preventDefault(); $("dialog").focus(); $("modal-hint").hidden = false; $("modal-hint").textContent = S.typingHint;
+      }
+    }, true);
+    document.addEventListener("focusin", (e) => { // nothing behind the modal takes focus
+      if (shown && !$("dialog").contains(e.target)) $("dialog").focus();
+    });
+
+    return {
+      add(req) { pending.set(req.id, req); showNext(); },
+      resolved(id) { const req = pending.get(id); pending.delete(id); if (shown && shown.id === id) close(); showNext(); return req; },
+      clear() { pending.clear(); close(); },
+      isOpen: () => shown !== null,
+      has: () => pending.size > 0,
+    };
+  }
+
+  window.Jarvis.modal = { create };
+})();
