@@ -5,12 +5,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.async_api import Browser, expect
+from playwright.async_api import Browser, Page, expect
 
 from jarvis.agent_layer.openloop.openloop_types import OpenLoop
-from tests.browser.test_hud import open_hud
+from tests.browser.test_hud import open_hud as open_page
 from tests.integration.unattended.helpers import MANUAL, on_server, unattended_of, write_schedule
 from tests.support.live_server import live_server
+
+
+async def open_hud(browser: Browser, url: str) -> Page:
+    """The HUD once its window listens for proactive messages (they reach windows that are
+    open, so a tick must come after this); no session exists before the first message."""
+    page = await open_page(browser, url)
+    await expect(page.locator('#proactive-card[data-live="1"]')).to_be_attached()
+    return page
 
 
 async def test_the_preapproval_window_shows_a_void_grant_and_its_reason(
@@ -24,7 +32,7 @@ async def test_the_preapproval_window_shows_a_void_grant_and_its_reason(
         )
         # The owner approved; then the prompt changed: the grant no longer counts.
         write_schedule(tmp_path, "cleanup", tools=["bash"], prompt="모든 파일 삭제", enabled=False)
-        page = await open_hud(browser, server.launch_url())
+        page = await open_hud(browser, server.launch_url(lang="ko"))
         row = page.locator('#schedules li.schedule[data-id="cleanup"]')
         await expect(row).to_contain_text("꺼짐")
         await row.locator("button", has_text="켜기").click()  # refused: opens the window
@@ -47,7 +55,7 @@ async def test_a_reminder_arrives_in_the_open_tab(browser: Browser, tmp_path: Pa
         service = unattended_of(server)
         runtime = service.runtime
         assert runtime is not None
-        page = await open_hud(browser, server.launch_url())
+        page = await open_hud(browser, server.launch_url(lang="ko"))
         now = service.app.clock.now_ms()
         loop = OpenLoop(
             id="loop-report",
@@ -67,3 +75,26 @@ async def test_a_reminder_arrives_in_the_open_tab(browser: Browser, tmp_path: Pa
         await on_server(server, runtime.tick(now + 60_000))  # at the due time
         await expect(item).to_have_count(2)
         await expect(item.first).to_contain_text("지금 기한입니다")
+
+
+async def test_goal_progress_shows_and_the_person_pauses_it(
+    browser: Browser, tmp_path: Path
+) -> None:
+    goal = tmp_path / "goals" / "tidy.json"
+    goal.parent.mkdir(parents=True)
+    goal.write_text('{"id": "tidy", "objective": "받은편지함 정리", "max_turns": 5}', "utf-8")
+    with live_server(tmp_path, ["메일 20통을 분류했습니다"], scheduler=MANUAL) as server:
+        service = unattended_of(server)
+        runtime = service.runtime
+        assert runtime is not None
+        page = await open_hud(browser, server.launch_url(lang="ko"))
+        (run_id,) = await on_server(server, runtime.tick(0))
+        await on_server(server, service.engine.wait(run_id))
+        row = page.locator('#goals li.goal[data-id="tidy"]')
+        await expect(row).to_contain_text("1/5")
+        await expect(row.locator(".goal-log")).to_have_text("메일 20통을 분류했습니다")
+        await row.locator('button[data-status="paused"]').click()
+        await expect(page.locator('#goals li.goal[data-id="tidy"]')).to_have_class(
+            "schedule goal paused"
+        )
+        assert await on_server(server, runtime.tick(0)) == []  # paused: no further turn

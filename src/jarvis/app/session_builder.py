@@ -149,7 +149,8 @@ class SessionBuilder:
         workspace = self.app.settings.workspace_dir
 
         def tools() -> LoopTools:
-            return GatedTools(self.app.tools, workspace, gate, hidden=hidden)
+            # The agent's own tool list applies too; `ask` tools leave on top of `never`.
+            return GatedTools(self.app.tools, workspace, gate, self.visible_tools(), hidden=hidden)
 
         return dataclasses.replace(self.setup(), tools=tools, turn_jobs=[])
 

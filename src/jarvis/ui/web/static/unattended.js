@@ -9,11 +9,13 @@
     ko: { schedules: "일정", inbox: "먼저 알림", next: "다음", last: "최근", on: "켜짐", off: "꺼짐",
       enable: "켜기", disable: "끄기", run: "지금 실행", preapprove: "도구 사용 승인",
       title: "도구 사용 승인", owner: "소유자", grant: "승인", close: "닫기",
-      granted: "승인됨", missing: "승인 필요", void: "무효", none: "일정이 없습니다", notOwner: "소유자만 승인할 수 있습니다" },
+      granted: "승인됨", missing: "승인 필요", void: "무효", none: "일정이 없습니다", notOwner: "소유자만 승인할 수 있습니다",
+      goals: "목표", pause: "멈춤", stop: "중단", resume: "재개", turns: "차례" },
     en: { schedules: "Schedules", inbox: "Proactive", next: "next", last: "last", on: "on", off: "off",
       enable: "Enable", disable: "Disable", run: "Run now", preapprove: "Pre-approve tools",
       title: "Pre-approve tools", owner: "owner", grant: "Approve", close: "Close",
-      granted: "granted", missing: "needs approval", void: "void", none: "No schedules", notOwner: "Only the owner may approve" },
+      granted: "granted", missing: "needs approval", void: "void", none: "No schedules", notOwner: "Only the owner may approve",
+      goals: "Goals", pause: "Pause", stop: "Stop", resume: "Resume", turns: "turns" },
   };
   const S = () => L[hud.lang()] || L.ko;
   const el = (tag, cls, text) => {
@@ -42,11 +44,22 @@
   const schedTitle = el("h2", "", S().schedules);
   const list = el("ul", "schedules"); list.id = "schedules";
   schedCard.append(schedTitle, list);
+  const goalCard = el("section", "card"); goalCard.id = "goals-card";
+  const goals = el("ul", "schedules"); goals.id = "goals";
+  goalCard.append(el("h2", "", S().goals), goals);
+  goalCard.hidden = true;
+  side.prepend(goalCard);
   side.prepend(schedCard);
   side.prepend(inboxCard);
 
   const seen = new Set();
-  hud.on("proactive_message", (ev) => {
+  // A window without a session socket (none until the first message) still hears them.
+  const stream = new EventSource("/api/unattended/events");
+  stream.onmessage = (m) => show(JSON.parse(m.data));
+  stream.onopen = () => { inboxCard.dataset.live = "1"; };
+  stream.onerror = () => { delete inboxCard.dataset.live; }; // it reconnects by itself
+  hud.on("proactive_message", (ev) => show(ev));
+  function show(ev) {
     if (seen.has(ev.message_id)) return; // one message, one line, even if sent twice
     seen.add(ev.message_id);
     const item = el("li", `proactive-item ${ev.kind || ""} ${ev.status || ""}`.trim());
@@ -59,7 +72,40 @@
     }
     inbox.prepend(item);
     if (ev.message_id && ev.message_id.startsWith("sched:")) loadSchedules();
-  });
+    if (ev.goal_id) loadGoals();
+  }
+
+  // Goals: progress (status, turns, the latest log line) and pause / stop / resume.
+  async function loadGoals() {
+    const { status, data } = await api("/api/unattended/goals");
+    if (status !== 200) return;
+    goalCard.hidden = !data.length;
+    goals.replaceChildren();
+    for (const goal of data) {
+      const item = el("li", `schedule goal ${goal.status}`); item.dataset.id = goal.id;
+      const head = el("div", "schedule-head");
+      head.append(el("strong", "", goal.objective), el("span", "state", goal.status),
+        el("span", "muted", `${goal.turns}/${goal.max_turns} ${S().turns}`));
+      item.appendChild(head);
+      const last = goal.log.length ? goal.log[goal.log.length - 1].text : goal.detail;
+      if (last) item.appendChild(el("div", "muted goal-log", last));
+      const buttons = el("div", "buttons");
+      const moves = goal.status === "active" ? [["paused", S().pause], ["stopped", S().stop]]
+        : goal.status === "paused" ? [["active", S().resume], ["stopped", S().stop]] : [];
+      for (const [next, label] of moves) {
+        const button = el("button", "ghost", label); button.type = "button";
+        button.dataset.status = next;
+        button.addEventListener("click", async () => {
+          const res = await api(`/api/unattended/goals/${goal.id}`, { status: next });
+          if (res.status === 409) openWindow(`goal:${goal.id}`, res.data.detail);
+          loadGoals();
+        });
+        buttons.appendChild(button);
+      }
+      item.appendChild(buttons);
+      goals.appendChild(item);
+    }
+  }
 
   async function loadSchedules() {
     const { status, data } = await api("/api/unattended/schedules");
@@ -151,6 +197,7 @@
     loadSchedules();
   });
 
-  window.jarvisUnattended = { openWindow, loadSchedules };
-  hud.on("session", () => loadSchedules());
+  window.jarvisUnattended = { openWindow, loadSchedules, loadGoals };
+  hud.on("session", () => { loadSchedules(); loadGoals(); });
+  loadSchedules(); loadGoals();
 })();
