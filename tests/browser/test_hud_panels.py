@@ -29,6 +29,7 @@ async def test_a_reload_shows_the_same_messages_tool_blocks_and_activity(
         block = page.locator("details.tool")
         await expect(block).to_have_count(1)
         await expect(block.locator("summary .exit")).to_have_text("종료 코드 0")
+        await expect(block.locator(".tool-time")).to_have_text("")  # unknown from the history
         await block.locator("summary").click()
         await expect(block.locator("pre.result")).to_contain_text("kept-after-reload")
         await expect(page.locator("#activity li .what")).to_have_text(

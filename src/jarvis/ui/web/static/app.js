@@ -10,6 +10,7 @@
   document.querySelectorAll("[data-i18n-title]").forEach((n) => { n.title = S[n.dataset.i18nTitle]; n.setAttribute("aria-label", n.title); });
 
   let ws = null, sessionId = params.get("session") || sessionStorage.getItem("jarvis_session") || "";
+  if (sessionId) sessionStorage.setItem("jarvis_session", sessionId); // a deep link is this tab's session
   let running = false, retries = 0, reconnectTimer = null;
   let current = null;            // the assistant bubble being streamed
   const blocks = new Map();      // tool_call_id -> ToolBlock
