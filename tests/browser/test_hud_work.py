@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Browser, WebSocketRoute, expect
+from playwright.async_api import Browser, Route, WebSocketRoute, expect
 
 from tests.browser.hud_pages import bash, call, no_horizontal_scroll, open_hud, say, shot
 from tests.support.live_server import live_server
@@ -163,3 +163,25 @@ async def test_a_message_typed_offline_is_kept_and_sent_on_reconnect(
         await expect(page.locator(".msg.assistant").last).to_have_text("second")
         await expect(page.locator(".msg.user.queued")).to_have_count(0)
         await expect(page.locator(".msg.user")).to_have_text(["one", "two"])
+
+
+async def test_a_first_message_survives_a_server_that_cannot_make_the_session(
+    browser: Browser, tmp_path: Path
+) -> None:
+    with live_server(tmp_path, ["made it"]) as server:
+        page, _ = await open_hud(browser, server.launch_url())
+        refused: list[str] = []
+
+        async def fail_once(route: Route) -> None:
+            if not refused:
+                refused.append(route.request.url)
+                await route.fulfill(status=503, body='{"detail": "down"}')
+            else:
+                await route.continue_()
+
+        await page.route("**/api/sessions?*", fail_once)
+        await say(page, "hello?")
+        await expect(page.locator(".msg.assistant")).to_have_text(["made it"])
+        assert refused  # the first attempt failed; the message waited and went out
+        await expect(page.locator(".msg.user")).to_have_text(["hello?"])
+        await expect(page.locator("#banner")).to_be_hidden()

@@ -194,19 +194,30 @@
     item.failTimer = setTimeout(() => {
       if (!outbox.includes(item)) return;
       item.node.classList.add("failed"); note.textContent = ` · ${S.failed} `;
-      note.append(button("small retry", S.retry, () => { clearTimeout(item.failTimer); if (deliver(item)) outbox.splice(outbox.indexOf(item), 1); else connect(); }));
+      note.append(button("small retry", S.retry, () => { note.lastChild.remove(); note.textContent = ` · ${S.queued}`; retry(); }));
     }, 20_000);
   }
-  async function send(frame, text) {
+  function retry() {
+    if (!sessionId) { startSession(); return; }
+    if (ws && ws.readyState === WebSocket.OPEN) flushOutbox(); else connect();
+  }
+  // The first message makes the session; until it exists the message waits in the outbox.
+  async function startSession() {
+    let res = null;
+    try { res = await api(`/api/sessions?lang=${lang}`, { method: "POST" }); } catch { /* offline */ }
+    if (!res || !res.ok) { // the server is unreachable: say so and try again with backoff
+      markOnline(false); clearTimeout(reconnectTimer);
+      reconnectTimer = setTimeout(startSession, Math.min(15_000, 500 * 2 ** retries++)); return;
+    }
+    sessionId = (await res.json()).id; sessionStorage.setItem("jarvis_session", sessionId);
+    syncAddress(); sessions.load(); connect();
+  }
+  function send(frame, text) {
     const item = { frame, node: addMessage("user", text) };
     current = null;
-    if (!sessionId) { // the first message makes the session
-      const res = await api(`/api/sessions?lang=${lang}`, { method: "POST" });
-      if (!res.ok) { outbox.push(item); markQueued(item); return; }
-      outbox.push(item); sessionId = (await res.json()).id; sessionStorage.setItem("jarvis_session", sessionId);
-      syncAddress(); connect(); return;
-    }
-    if (!deliver(item)) { outbox.push(item); markQueued(item); }
+    if (sessionId && deliver(item)) return;
+    outbox.push(item); markQueued(item);
+    if (!sessionId) startSession(); // sent once the new session's socket opens
   }
   function submit(text) {
     const trimmed = text.trim();
