@@ -111,3 +111,32 @@ async def test_rules_panel_shows_file_errors_who_when_and_revoke_undo(
         await expect(page.locator("#rules li.rule-error")).to_contain_text("approvals.yaml")
         await expect(page.locator("#rules")).not_to_contain_text("기억된 규칙이 없습니다")
         await shot(page, "rules-error-desktop")
+
+
+REASONS = [
+    "not_required", "user_always", "user_once", "approval_required", "dangerous",
+    "denied_repeated", "policy_denied", "policy_unavailable", "secret_path", "aborted",
+    "approval_unavailable", "no_approver", "user_deny", "timeout", "rules_unreadable",
+]  # fmt: skip
+
+
+async def test_every_gate_reason_has_words_in_both_languages(
+    browser: Browser, tmp_path: Path
+) -> None:
+    with live_server(tmp_path, ["hi"]) as server:
+        for lang in ("ko", "en"):
+            page, _ = await open_hud(browser, server.launch_url(lang=lang))
+            words = await page.evaluate(
+                "rs => rs.map(r => Jarvis.panels.decisionWords({outcome: 'block', reason: r}))",
+                REASONS,
+            )
+            assert all(
+                w and w != r and "_" not in w for w, r in zip(words, REASONS, strict=True)
+            ), words
+            decision = {
+                "outcome": "allow",
+                "reason": "rule:approvals/main.yaml",
+                "rule": "bash git status",
+            }
+            rule = await page.evaluate("d => Jarvis.panels.decisionWords(d)", decision)
+            assert "bash git status" in rule and "approvals/main.yaml" in rule

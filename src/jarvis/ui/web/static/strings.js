@@ -40,7 +40,8 @@
       reasons: { not_required: "승인 불필요", user_once: "한 번 허용", user_always: "항상 허용",
         user_deny: "사용자가 거부", timeout: "시간 초과로 거부", dangerous: "위험 명령 차단",
         policy_denied: "정책상 불가", policy_unavailable: "정책 평가 실패", denied_repeated: "반복 거부로 차단",
-        no_approver: "답할 사람 없음", approval_unavailable: "승인 불가", aborted: "중단" },
+        no_approver: "답할 사람 없음", approval_unavailable: "승인 불가", aborted: "중단",
+        secret_path: "비밀 정보가 있는 위치라 막음", rules_unreadable: "규칙 파일을 읽지 못해 물어봄", approval_required: "승인 요청" },
       connected: "연결됨", disconnected: "연결 끊김", conflict: "이미 답한 요청입니다.", stopped: "중단됨",
     },
     en: {
@@ -82,7 +83,8 @@
       reasons: { not_required: "no approval needed", user_once: "allowed once", user_always: "always allowed",
         user_deny: "denied by user", timeout: "timed out", dangerous: "dangerous command blocked",
         policy_denied: "not permitted", policy_unavailable: "policy unavailable", denied_repeated: "blocked after repeated denials",
-        no_approver: "nobody to approve", approval_unavailable: "approval unavailable", aborted: "aborted" },
+        no_approver: "nobody to approve", approval_unavailable: "approval unavailable", aborted: "stopped by the user",
+        secret_path: "blocked: a location holding secrets", rules_unreadable: "rule file unreadable, so it asked", approval_required: "asked for approval" },
       connected: "connected", disconnected: "disconnected", conflict: "That request was already answered.", stopped: "Stopped",
     },
   };
