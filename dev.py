@@ -39,9 +39,24 @@ def ensure_env() -> None:
             _run(BIN / "python", "-m", "ensurepip", "--upgrade")
         if _run(BIN / "python", "-m", "pip", "install", "-q", f"uv=={UV_VERSION}") != 0:
             sys.exit("could not install uv into .venv (is PyPI reachable?)")
-    env_python = ["--python", str(BIN / "python")]
-    if _run(uv, "sync", "--frozen", "--all-extras", "--quiet", *env_python) != 0:
+    sync = [uv, "sync", "--frozen", "--all-extras", "--quiet", "--python", BIN / "python"]
+    if _run(*sync, "--check", quiet=True) == 0:
+        return  # up to date: nothing to install, nothing to say
+    print("· installing dependencies from uv.lock (the first run takes a minute)", flush=True)
+    if _run(*sync) != 0:
         sys.exit("could not install the locked dependencies (uv sync --frozen failed)")
+
+
+def become(*args: str | Path) -> int:
+    """Replace this process with the command: Ctrl-C and SIGTERM reach it directly, and no
+    wrapper is left behind to print a traceback or orphan a server."""
+    argv = [str(a) for a in args]
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if os.name == "nt":  # no exec that keeps the console on Windows: wait for the child
+        return _run(*argv)
+    os.chdir(ROOT)
+    os.execv(argv[0], argv)
 
 
 def run_tests(extra: list[str]) -> int:
@@ -54,7 +69,7 @@ def run_tests(extra: list[str]) -> int:
         print(f"· {Path(check[0]).name}", flush=True)
         if _run(*check) != 0:
             return 1
-    return _run(BIN / "python", "-m", "pytest", *extra)
+    return become(BIN / "python", "-m", "pytest", *extra)
 
 
 def main(argv: list[str]) -> int:
@@ -63,9 +78,9 @@ def main(argv: list[str]) -> int:
     if command == "test":
         return run_tests(rest)
     if command == "start":
-        return _run(BIN / "jarvis", "serve", *rest)
+        return become(BIN / "jarvis", "serve", *rest)
     if command == "jarvis":
-        return _run(BIN / "jarvis", *rest)
+        return become(BIN / "jarvis", *rest)
     print(__doc__)
     return 2
 

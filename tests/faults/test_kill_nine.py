@@ -58,7 +58,7 @@ async def run_until_killed(
         await tab.send(type="prompt", text=prompt)
         while True:
             event: dict[str, Any] = await tab.next(
-                ("agent_start", "approval_request", "message_update", *ENDINGS), timeout=60
+                ("agent_start", "approval_request", "message_update", *ENDINGS), timeout=180
             )
             seen += 1
             if seen >= kill_at:
@@ -115,4 +115,4 @@ async def test_kill_nine_during_turns_loses_nothing_confirmed(tmp_path: Path) ->
         tab = await Tab.open(f"ws://{address}/ws?session={session}")
         await tab.next("session")
         await tab.send(type="prompt", text="after all the kills")
-        assert (await tab.next(ENDINGS, timeout=60))["type"] == "agent_end"
+        assert (await tab.next(ENDINGS, timeout=180))["type"] == "agent_end"

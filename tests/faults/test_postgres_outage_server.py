@@ -27,7 +27,7 @@ def storage(dsn: str, proxy_: TcpProxy) -> dict[str, Any]:
 async def turn(tab: Tab, text: str) -> dict[str, Any]:
     """Send a prompt; the one closing event of the turn."""
     await tab.send(type="prompt", text=text)
-    return await tab.next(ENDINGS, timeout=60)
+    return await tab.next(ENDINGS, timeout=180)
 
 
 async def test_turns_during_a_cut_end_visibly_and_work_again_after(
@@ -73,9 +73,9 @@ async def test_an_answer_during_a_cut_is_refused_and_the_socket_stays(
         assert error["code"] == 503 and "database unavailable" in error["message"]
         proxy.restore()
         await until_answered(server, request["id"])  # the same socket, the same request
-        end = await tab.next("tool_execution_end", timeout=60)
+        end = await tab.next("tool_execution_end", timeout=180)
         assert end["result_preview"].startswith("hi") or "hi" in end["result_preview"]
-        assert (await tab.next("agent_end", timeout=60))["ended_by"] == "answer"
+        assert (await tab.next("agent_end", timeout=180))["ended_by"] == "answer"
         await tab.close()
 
 

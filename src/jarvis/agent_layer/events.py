@@ -43,6 +43,17 @@ class ToolExecutionEnd(BaseModel):
     decision: dict[str, Any] | None = None
 
 
+class ToolProgress(BaseModel):
+    """A long tool's progress report (MCP `notifications/progress`), shown while it runs."""
+
+    type: Literal["tool_progress"] = "tool_progress"
+    tool_call_id: str
+    tool_name: str
+    progress: float
+    total: float | None = None
+    message: str = ""
+
+
 class AgentEnd(BaseModel):
     type: Literal["agent_end"] = "agent_end"
     final_message: AssistantMessage | None = None
@@ -64,6 +75,7 @@ AgentEvent = (
     | MessageUpdate
     | ToolExecutionStart
     | ToolExecutionEnd
+    | ToolProgress
     | AgentEnd
     | AgentError
 )

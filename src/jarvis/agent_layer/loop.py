@@ -254,6 +254,7 @@ class _Loop:
                     tool_name=call.name,
                     content=result.content,
                     is_error=result.is_error,
+                    images=result.images,
                 )
             )
             self.tool_runs.append(ToolRun(call=call, result=result))

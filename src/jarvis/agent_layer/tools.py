@@ -10,7 +10,8 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from jarvis.model_layer.messages import ToolCall, ToolSpec
+from jarvis.agent_layer.events import EventSink
+from jarvis.model_layer.messages import ImagePart, ToolCall, ToolSpec
 
 Denial = Literal["user_deny", "timeout"]
 ExecutionMode = Literal["parallel", "sequential"]
@@ -25,6 +26,8 @@ class ToolResult:
     # Set when a human denied the call or nobody answered in time.
     denial: Denial | None = None
     details: dict[str, Any] = field(default_factory=dict)
+    # Images for the model (providers that take no images see only the text's note).
+    images: list[ImagePart] = field(default_factory=list)
 
 
 @dataclass
@@ -36,6 +39,18 @@ class ToolCallContext:
     turn: int
     abort: asyncio.Event
     user_id: str = "local"
+    # Who is acting, outermost first: ("main",), ("main", "planner") for a sub-agent, ("main",
+    # "karen") when KAREN answers JARVIS's ask_agent. Empty means (agent_id,).
+    agent_path: tuple[str, ...] = ()
+    # The session's event sink: work a tool starts (a sub-agent) shows up nested under it, and
+    # a running tool reports progress there. None: nobody listens.
+    emit: EventSink | None = None
+    # Nobody watches this run (schedules, goals): approval-requiring tools are never offered.
+    unattended: bool = False
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        return self.agent_path or (self.agent_id,)
 
 
 class LoopTools(Protocol):

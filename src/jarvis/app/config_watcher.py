@@ -1,4 +1,4 @@
-"""Reconnect MCP servers when `config.yaml` changes — only the servers whose settings changed."""
+"""Reconnect MCP servers when `config.yaml` or `mcp.json` changes — only the changed servers."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import contextlib
 
 from watchfiles import awatch
 
+from jarvis.app.mcp_config import MCP_JSON, server_set
 from jarvis.app.settings import CONFIG_FILE, Settings, SettingsError, load_settings
 from jarvis.common.logging import get_logger
 from jarvis.core.mcp import MCPManager
@@ -19,6 +20,7 @@ class McpConfigWatcher:
         self.settings = settings
         self.mcp = mcp
         self.path = settings.home.expanduser().resolve() / CONFIG_FILE
+        self.paths = {str(self.path), str(self.path.parent / MCP_JSON)}
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -32,10 +34,10 @@ class McpConfigWatcher:
                 await self._task
 
     async def _run(self) -> None:
-        watched = str(self.path)
+        watched = self.paths
         async for _ in awatch(
             self.path.parent,
-            watch_filter=lambda _c, p: p == watched,
+            watch_filter=lambda _c, p: p in watched,
             step=1,
             debounce=50,
             stop_event=self._stop,
@@ -49,4 +51,5 @@ class McpConfigWatcher:
         except SettingsError as exc:  # keep the running servers; say what is wrong
             _log.error("config.yaml not applied: %s", exc)
             return
-        await self.mcp.apply(fresh.mcp_servers)
+        servers = server_set(fresh)
+        await self.mcp.apply(servers.configs, servers.problems)

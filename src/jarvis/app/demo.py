@@ -7,6 +7,7 @@ import re
 
 from jarvis.agent_layer.openloop.judge import JUDGE_MARKER
 from jarvis.common.i18n import Language, t
+from jarvis.memory.service import PERSON_WORDS_HEADER
 from jarvis.model_layer.messages import LLMContext, ToolResultMessage, UserMessage
 from jarvis.model_layer.providers.faux import FauxProvider, FauxResponse, FauxToolCall
 
@@ -30,7 +31,7 @@ def demo_response(ctx: LLMContext) -> FauxResponse:
     if isinstance(last, ToolResultMessage):
         result = last.content[:1500]
         return FauxResponse(text=t("demo.tool_result", lang, tool=last.tool_name, result=result))
-    text = last.content if isinstance(last, UserMessage) else ""
+    text = _person_words(last.content) if isinstance(last, UserMessage) else ""
     match = _COMMAND.search(text)
     if match:
         # The security pipeline HTML-escapes input; the demo runs what the user typed.
@@ -48,16 +49,21 @@ def demo_response(ctx: LLMContext) -> FauxResponse:
 
 
 _PROMISE_WORDS = ("해야", "까지", "보내기로", "must", "need to", "have to", "by ")
-_INPUT_HEADERS = ("[사용자 입력]\n", "[user input]\n")
+_INPUT_HEADERS = (f"{PERSON_WORDS_HEADER}\n", "[user input]\n")
+
+
+def _person_words(text: str) -> str:
+    """The person's own words: what follows recalled memory or the judge's context."""
+    for header in _INPUT_HEADERS:
+        text = text.rsplit(header, 1)[-1]
+    return text
 
 
 def _demo_judgement(ctx: LLMContext) -> FauxResponse:
     """A crude judge: a sentence with promise words is the loop, quoted as its own evidence
     (the deadline parser fills the due date from the same words)."""
     text = ctx.messages[-1].content if ctx.messages else ""
-    for header in _INPUT_HEADERS:
-        text = text.split(header, 1)[-1]
-    said = html.unescape(text).strip()
+    said = html.unescape(_person_words(text)).strip()
     if any(word in said.lower() for word in _PROMISE_WORDS):
         return FauxResponse(text=f"{said} (근거: {said})")
     return FauxResponse(text="없음")

@@ -21,6 +21,7 @@ from pathlib import Path
 from watchfiles import Change, awatch
 
 from jarvis.common.logging import get_logger
+from jarvis.core.agents.definitions import AgentDefinitions
 from jarvis.core.extensions import (
     ExtensionKind,
     ExtensionStatus,
@@ -34,7 +35,13 @@ from jarvis.core.tools.registry import ToolRegistry
 
 _log = get_logger("jarvis.extensions")
 
-_KINDS: dict[str, ExtensionKind] = {"tools": "tool", "skills": "skill", "plugins": "plugin"}
+_KINDS: dict[str, ExtensionKind] = {
+    "tools": "tool",
+    "skills": "skill",
+    "plugins": "plugin",
+    "agents": "agent",
+    "team": "team",
+}
 # See REFERENCES.md: at the defaults a write is reported ~55 ms later, with these in ~3 ms.
 _STEP_MS = 1
 _DEBOUNCE_MS = 50
@@ -42,7 +49,12 @@ _DEBOUNCE_MS = 50
 
 class ExtensionWatcher:
     def __init__(
-        self, home: Path, registry: ToolRegistry, plugins: PluginHost, skills: SkillRegistry
+        self,
+        home: Path,
+        registry: ToolRegistry,
+        plugins: PluginHost,
+        skills: SkillRegistry,
+        definitions: AgentDefinitions | None = None,
     ) -> None:
         # Resolved so the paths watchfiles reports start with it.
         self.home = home.expanduser().resolve()
@@ -55,6 +67,10 @@ class ExtensionWatcher:
             "skills": self._read_skills,
             "plugins": self._read_plugins,
         }
+        self._definitions = definitions
+        if definitions is not None:  # sub-agent and team files reload like tools
+            self._readers["agents"] = definitions.read_agents
+            self._readers["team"] = definitions.read_team
         self._reload_lock = asyncio.Lock()
         self._folder_failures: dict[str, ExtensionStatus] = {}
         self._logged: set[str] = set()
@@ -63,7 +79,7 @@ class ExtensionWatcher:
 
     def initial_load(self) -> None:
         """Read all three folders now, on this thread (no running server to keep serving)."""
-        for folder in _KINDS:
+        for folder in self._readers:
             self._settle(folder, self._read(folder))
         self._log_new_errors()
 
@@ -76,7 +92,7 @@ class ExtensionWatcher:
         # The task's first step creates the OS watches before its first await; after it, one
         # full read catches anything changed before the watches existed.
         await asyncio.sleep(0)
-        await self.reload(_KINDS)
+        await self.reload(list(self._readers))
 
     async def stop(self) -> None:
         task, self._task = self._task, None
@@ -115,6 +131,8 @@ class ExtensionWatcher:
     def status(self) -> list[ExtensionStatus]:
         """Loaded tools, skills and plugins, then every file or folder that failed and why."""
         rows = self._tools.status() + self._skills.status() + self._plugins.status()
+        if self._definitions is not None:
+            rows += self._definitions.status()
         rows += self._folder_failures.values()
         return sorted(rows, key=lambda row: not row.ok)
 
@@ -135,7 +153,7 @@ class ExtensionWatcher:
             _log.exception("watching %s stopped", self.home)
 
     def _wanted(self, change: Change, path: str) -> bool:
-        return self._folder_of(path) in _KINDS
+        return self._folder_of(path) in self._readers
 
     def _folder_of(self, path: str) -> str:
         # A moved or deleted folder is reported as the folder alone: re-reading it covers that.

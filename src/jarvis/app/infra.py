@@ -21,10 +21,13 @@ from jarvis.agent_layer.sessions.pg_store import PostgresSessionStore
 from jarvis.app.config_watcher import McpConfigWatcher
 from jarvis.app.demo import demo_provider
 from jarvis.app.extension_watcher import ExtensionWatcher
+from jarvis.app.learning import Learning, build_learning
+from jarvis.app.mcp_config import server_set
 from jarvis.app.settings import Settings, SettingsError
 from jarvis.common.clock import Clock, SystemClock
 from jarvis.common.logging import get_logger
 from jarvis.common.pg import lazy_pool
+from jarvis.core.agents.definitions import AgentDefinitions
 from jarvis.core.approvals.audit import AuditLog, JsonlAuditLog
 from jarvis.core.approvals.channel import ChannelRegistry
 from jarvis.core.approvals.pending import MemoryPendingStore, PendingApprovalStore
@@ -33,6 +36,7 @@ from jarvis.core.approvals.pg_pending import PostgresPendingStore
 from jarvis.core.approvals.service import ApprovalService
 from jarvis.core.extensions import SkillRegistry
 from jarvis.core.mcp import MCPManager
+from jarvis.core.memory_tools import memory_tools
 from jarvis.core.plugins import PluginHost
 from jarvis.core.policy.gate import Gate, rule_change_recorder
 from jarvis.core.policy.pg_rule_store import PostgresRuleStore
@@ -43,6 +47,7 @@ from jarvis.core.tools.registry import ToolRegistry
 from jarvis.memory import MemoryService
 from jarvis.memory.pg_store import PostgresItemStore
 from jarvis.memory.pg_working import PostgresWorkingStore
+from jarvis.memory.sqlite_store import SqliteItemStore
 from jarvis.model_layer.config import ModelSettings
 from jarvis.model_layer.embeddings import make_embedder
 from jarvis.model_layer.provider import Provider, ProviderRegistry
@@ -80,7 +85,11 @@ class AppAssembly:
     skills: SkillRegistry
     extensions: ExtensionWatcher
     config_watcher: McpConfigWatcher
+    # Sub-agent (`agents/`) and team (`team/`) files; the app's AgentRegistry follows them.
+    definitions: AgentDefinitions
     demo: bool = False
+    # Procedure learning (None only in assemblies built by hand, e.g. some tests).
+    learning: Learning | None = None
     _provider_cache: dict[str, Provider] = field(default_factory=dict)
     _context_windows: dict[str, int | None] = field(default_factory=dict)
 
@@ -151,14 +160,15 @@ class AppAssembly:
             await self.extensions.start()
         else:
             self.extensions.initial_load()
-        await self.mcp.start(self.settings.mcp_servers)
+        # Servers connect in the background: start-up never waits for a slow one.
+        servers = server_set(self.settings)
+        await self.mcp.start(servers.configs, servers.problems)
         if self.settings.plugin.watch_files:
             await self.config_watcher.start()
-        for status in self.mcp.status():
-            if not status.ok:
-                _log.warning("MCP server %s skipped: %s", status.name, status.error)
 
     async def aclose(self) -> None:
+        if self.learning is not None:
+            await self.learning.idle.aclose()
         await self.extensions.stop()
         await self.config_watcher.stop()
         await self.mcp.aclose()
@@ -210,14 +220,21 @@ class InfraBuilder:
         return JsonlAuditLog(self.settings.home / "audit.jsonl")
 
     def memory_service(self) -> MemoryService:
-        """Long-term and working memory: in PostgreSQL when shared, else in the process."""
+        """Long-term memory in PostgreSQL when shared, in `memory.db` (SQLite) on the files
+        backend, in the process on the memory backend; working memory follows the database."""
+        memory = self.settings.memory
+        embedder = make_embedder(memory.embedding)
         if self._dsn:
             return MemoryService(
-                self.settings.memory,
+                memory,
                 PostgresItemStore(lazy_pool(self._dsn)),
                 PostgresWorkingStore(lazy_pool(self._dsn)),
+                embedder,
             )
-        return MemoryService(self.settings.memory)
+        if self.settings.storage.backend == "files":
+            store = SqliteItemStore(self.settings.home / "memory.db")
+            return MemoryService(memory, store, embedder=embedder)
+        return MemoryService(memory, embedder=embedder)
 
     def tool_registry(self) -> ToolRegistry:
         registry = ToolRegistry()
@@ -246,13 +263,16 @@ class InfraBuilder:
             jarvis_home=settings.home,
         )
         tools = self.tool_registry()
+        memory = self.memory_service()
+        tools.register_all(memory_tools(memory, self.clock, settings.language))
         skills = SkillRegistry()
-        mcp = MCPManager(tools)
-        return AppAssembly(
+        mcp = MCPManager(tools, log_dir=settings.home / "logs" / "mcp")
+        definitions = AgentDefinitions(settings.home, settings.model)
+        assembly = AppAssembly(
             settings=settings,
             providers=default_provider_registry(settings.language),
             session_store=self.session_store(),
-            memory=self.memory_service(),
+            memory=memory,
             tools=tools,
             clock=self.clock,
             rules=rules,
@@ -272,9 +292,12 @@ class InfraBuilder:
             mcp=mcp,
             config_watcher=McpConfigWatcher(settings, mcp),
             skills=skills,
-            extensions=ExtensionWatcher(settings.home, tools, plugins, skills),
+            extensions=ExtensionWatcher(settings.home, tools, plugins, skills, definitions),
+            definitions=definitions,
             demo=self.demo,
         )
+        assembly.learning = build_learning(assembly, settings.procedures)
+        return assembly
 
 
 def build_app(settings: Settings, *, demo: bool = False, clock: Clock | None = None) -> AppAssembly:

@@ -31,6 +31,10 @@ class AgentProfile:
     # None: every registered tool; else only these (agent-only tools are listed here).
     tools: tuple[str, ...] | None = None
     boundaries: Boundaries = Boundaries()
+    # Tools only this agent gets (agent-only tools): every other agent is denied them.
+    own_tools: tuple[str, ...] = ()
+    # Whose long-term memory this agent reads and writes (None: its own).
+    memory_agent: str | None = None
 
     def __post_init__(self) -> None:
         if not AGENT_ID.match(self.agent_id):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
+from collections.abc import Callable
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
@@ -15,8 +17,12 @@ from jarvis.app.profile import AgentProfile
 from jarvis.common.clock import new_id
 from jarvis.common.i18n import Language, t
 from jarvis.core.agenda import AgendaJob
-from jarvis.core.session import AgentSession, SessionSetup
-from jarvis.core.tools.executor import GatedTools
+from jarvis.core.memory_tools.corrections import CorrectionJob
+from jarvis.core.procedures.idle import IdleLearningJob
+from jarvis.core.procedures.tools import ProcedureTools
+from jarvis.core.session import AgentSession, SessionSetup, TurnJob
+from jarvis.core.tools.base import Tool
+from jarvis.core.tools.executor import GatedTools, ToolGate
 from jarvis.model_layer.config import ModelSettings
 
 _REPLY_RESERVE = 1024  # tokens kept free for the answer when the model's max_tokens is unset
@@ -28,6 +34,21 @@ class SessionBuilder:
         self.profile = profile or AgentProfile()
         self._live: dict[str, AgentSession] = {}
         self._setups: dict[Language, SessionSetup] = {}
+        # Other agents' own tools, which this agent never sees (the registry sets it).
+        self.foreign_tools: Callable[[], frozenset[str]] = frozenset
+
+    def update_profile(self, profile: AgentProfile) -> None:
+        """A reloaded team file: live sessions take the new setup from their next turn."""
+        if profile == self.profile:
+            return
+        self.profile = profile
+        self._setups.clear()
+        for session in self._live.values():
+            session.setup = self.setup(session.setup.language)
+
+    @property
+    def live(self) -> dict[str, AgentSession]:
+        return self._live
 
     @property
     def agent_id(self) -> str:
@@ -63,10 +84,20 @@ class SessionBuilder:
             input_max_length=settings.security.input_max_length,
             clock=self.app.clock,
             language=lang,
-            turn_jobs=[self._agenda_job()] if settings.openloop.enabled else [],
+            turn_jobs=self._turn_jobs(),
             plugins=self.app.plugins,
             skills=self.app.skills,
+            memory_agent_id=self.profile.memory_agent,
         )
+
+    def _turn_jobs(self) -> list[TurnJob]:
+        jobs: list[TurnJob] = []
+        if self.app.settings.openloop.enabled:
+            jobs.append(self._agenda_job())
+        jobs.append(CorrectionJob(self.app.memory))
+        if self.app.learning is not None:
+            jobs.append(IdleLearningJob(self.app.learning.idle))
+        return jobs
 
     def _agenda_job(self) -> AgendaJob:
         settings = self.app.settings
@@ -82,7 +113,59 @@ class SessionBuilder:
         return job
 
     def _tools(self) -> LoopTools:
-        return GatedTools(self.app.tools, self.app.settings.workspace_dir, self.app.gate)
+        never = frozenset(self.profile.boundaries.never)  # invisible everywhere (seed 000)
+        tools = GatedTools(
+            self.app.tools,
+            self.app.settings.workspace_dir,
+            self.app.gate,
+            self.visible_tools(),
+            hidden=never,
+        )
+        if self.app.learning is None:
+            return tools
+        # Learned procedures are this agent's only; their steps run through `tools`.
+        return ProcedureTools(tools, self.app.learning.library, self.agent_id)
+
+    def visible_tools(self) -> set[str] | None:
+        """Re-read every turn: the profile's list (None: everything registered) plus the
+        dynamic agent tools, minus `never` and the tools other agents own."""
+        hidden = set(self.profile.boundaries.never) | (
+            self.foreign_tools() - set(self.profile.own_tools)
+        )
+        listed = self.profile.tools
+        if listed is None and not hidden:
+            return None
+        names = self.app.tools.names()
+        if listed is not None:
+            wanted = set(listed) | set(self.profile.own_tools)
+            names = [n for n in names if n in wanted or _is_agent_tool(self.app.tools.get(n))]
+        return {name for name in names if name not in hidden}
+
+    def unattended_setup(self, gate: ToolGate) -> SessionSetup:
+        """The setup of a turn nobody watches (schedule, goal): `ask` and `never` tools are
+        gone, calls go through `gate` (no human to ask), and no AGENDA judge runs."""
+        bounds = self.profile.boundaries
+        hidden = frozenset(bounds.never) | frozenset(bounds.ask)
+        workspace = self.app.settings.workspace_dir
+
+        def tools() -> LoopTools:
+            return GatedTools(self.app.tools, workspace, gate, hidden=hidden)
+
+        return dataclasses.replace(self.setup(), tools=tools, turn_jobs=[])
+
+    async def create_unattended(self, gate: ToolGate, *, user_id: str, title: str) -> AgentSession:
+        """A new session of the owner's, for one unattended run; it opens like any other."""
+        now = self.app.clock.now_ms()
+        info = SessionInfo(
+            id=new_id()[:16],
+            agent_id=self.agent_id,
+            user_id=user_id,
+            created_ms=now,
+            updated_ms=now,
+            title=title,
+        )
+        await self.app.session_store.create(info)
+        return AgentSession(self.unattended_setup(gate), info)
 
     def _system_prompt(self, tools: LoopTools, lang: Language) -> str:
         prompt = self.profile.system_prompt or t("prompt.default_system", lang)
@@ -117,9 +200,6 @@ class SessionBuilder:
     async def list(self, *, user_id: str | None = None) -> list[SessionInfo]:
         return await self.app.session_store.list_sessions(agent_id=self.agent_id, user_id=user_id)
 
-    def live(self, session_id: str) -> AgentSession | None:
-        return self._live.get(session_id)
-
     def forget(self, session_id: str) -> None:
         """A deleted session is not resumed from memory."""
         self._live.pop(session_id, None)
@@ -127,6 +207,11 @@ class SessionBuilder:
     def _keep(self, session: AgentSession) -> AgentSession:
         self._live[session.id] = session
         return session
+
+
+def _is_agent_tool(tool: Tool | None) -> bool:
+    """ask_agent, orchestrate and agent_<name> come with the team, not with a tool list."""
+    return tool is not None and tool.source.kind == "agent"
 
 
 def _judge_after_reply(timing: str, model: ModelSettings) -> bool:

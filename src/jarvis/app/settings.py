@@ -31,8 +31,10 @@ from ruamel.yaml.error import YAMLError
 from jarvis.agent_layer.config import LoopSettings
 from jarvis.agent_layer.openloop.openloop_types import OpenLoopConfig
 from jarvis.common.i18n import Language, t
+from jarvis.core.approvals.words_answer import ApprovalWordsSettings
 from jarvis.core.config import SecuritySettings
-from jarvis.core.mcp import MCPServerConfig, check_unique_names
+from jarvis.core.procedures.config import ProcedureSettings
+from jarvis.core.scheduler.config import SchedulerSettings
 from jarvis.core.tools.builtins import BuiltinToolSettings
 from jarvis.memory.config import MemorySettings
 from jarvis.model_layer.config import ModelSettings
@@ -111,26 +113,30 @@ class Settings(BaseSettings):
     model: ModelSettings = Field(default_factory=ModelSettings)
     loop: LoopSettings = Field(default_factory=LoopSettings)
     memory: MemorySettings = Field(default_factory=MemorySettings)
+    procedures: ProcedureSettings = Field(default_factory=ProcedureSettings)
     security: SecuritySettings = Field(default_factory=SecuritySettings)
+    approvals: ApprovalWordsSettings = Field(default_factory=ApprovalWordsSettings)
     tools: BuiltinToolSettings = Field(default_factory=BuiltinToolSettings)
     openloop: OpenLoopSettings = Field(default_factory=OpenLoopSettings)
     plugin: PluginSettings = Field(default_factory=PluginSettings)
-    mcp_servers: list[MCPServerConfig] = Field(
+    # Raw entries: each is judged on its own (jarvis.core.mcp.sources), so one broken server
+    # is reported by its file and key instead of stopping the app.
+    mcp_servers: list[Any] = Field(
         default_factory=list, description="MCP servers (JARVIS_MCP_SERVERS as a JSON array)."
+    )
+    mcp_desktop_servers: dict[str, Any] | None = Field(
+        None,
+        alias="mcpServers",
+        description="Claude-Desktop form: {name: {command, args, env} | {url, headers}}.",
     )
     storage: StorageSettings = Field(default_factory=StorageSettings)
     web: WebSettings = Field(default_factory=WebSettings)
+    scheduler: SchedulerSettings = Field(default_factory=SchedulerSettings)
 
     @field_validator("home", "workspace")
     @classmethod
     def _expand(cls, value: Path | None) -> Path | None:
         return value.expanduser() if value is not None else None
-
-    @field_validator("mcp_servers")
-    @classmethod
-    def _unique_servers(cls, servers: list[MCPServerConfig]) -> list[MCPServerConfig]:
-        check_unique_names(servers)
-        return servers
 
     @field_validator("timezone")
     @classmethod

@@ -7,8 +7,9 @@ episode; background jobs (the AGENDA judge) run beside the reply.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +27,7 @@ from jarvis.core.extensions import SkillRegistry
 from jarvis.core.plugins import PluginHost
 from jarvis.core.security.validation import validate_input
 from jarvis.memory.episodes import make_episode
-from jarvis.memory.service import MemoryScope, MemoryService
+from jarvis.memory.service import PERSON_WORDS_HEADER, MemoryScope, MemoryService
 from jarvis.model_layer.messages import AssistantMessage, Message, UserMessage
 from jarvis.model_layer.provider import Provider
 
@@ -58,6 +59,12 @@ class SessionSetup:
     skills: SkillRegistry | None = None
     # The model's context size, asked when a turn starts (None: unknown).
     context_window: Callable[[], Awaitable[int | None]] | None = None
+    # Whose long-term memory the session reads and writes (None: the agent's own).
+    memory_agent_id: str | None = None
+
+    @property
+    def memory_owner(self) -> str:
+        return self.memory_agent_id or self.agent_id
 
 
 @dataclass
@@ -115,6 +122,18 @@ class AgentSession:
         for abort in self._aborts:
             abort.set()
         return True
+
+    @contextlib.asynccontextmanager
+    async def exclusive(self) -> AsyncIterator[asyncio.Event]:
+        """Run work that is not a model turn (`/orchestrate`) like one: after the running turn,
+        stopped by `abort()`; yields the work's abort signal."""
+        abort = asyncio.Event()
+        self._aborts.add(abort)
+        try:
+            async with self._lock:
+                yield abort
+        finally:
+            self._aborts.discard(abort)
 
     async def prompt(self, text: str) -> TurnOutcome:
         abort = asyncio.Event()
@@ -181,6 +200,7 @@ class AgentSession:
             turn=turn,
             abort=abort,
             user_id=self.info.user_id,
+            emit=self.emit,
         )
         result = await run_agent_loop(
             provider=setup.provider,
@@ -264,7 +284,7 @@ class AgentSession:
         memory = self.setup.memory
         if memory is None:
             return ""
-        scope = MemoryScope(self.setup.agent_id, self.info.user_id, self.id, turn)
+        scope = MemoryScope(self.setup.memory_owner, self.info.user_id, self.id, turn)
         return await memory.observe(scope, query)
 
     async def _store(self, turn: int, messages: list[Message]) -> str | None:
@@ -295,7 +315,7 @@ class AgentSession:
             if not run.result.is_error
         ]
         episode = make_episode(
-            agent_id=self.setup.agent_id,
+            agent_id=self.setup.memory_owner,
             user_id=self.info.user_id,
             session_id=self.id,
             turn=outcome.turn,
@@ -361,4 +381,6 @@ def _with_memory(user: UserMessage, recalled: str) -> UserMessage:
     """The message the model sees this turn (what is stored stays the person's words)."""
     if not recalled:
         return user
-    return UserMessage(content=f"{recalled}\n\n{user.content}")
+    # The header says where recalled memory ends and the person's own words begin, so neither
+    # the model nor the demo takes a remembered command for this turn's request.
+    return UserMessage(content=f"{recalled}\n\n{PERSON_WORDS_HEADER}\n{user.content}")

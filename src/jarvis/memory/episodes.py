@@ -7,6 +7,10 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 TEXT_LIMIT = 1000
+# ▲ seed limit: keeping only the first 1,000 chars hid the format instructions people put at
+# the end of long requests, so a long text keeps its head and its tail.
+TAIL_CHARS = 300
+_ELISION = "\n…\n"
 ARG_VALUE_LIMIT = 200
 
 
@@ -26,6 +30,19 @@ class Episode(BaseModel):
     tool_calls: list[EpisodeToolCall] = Field(default_factory=list)
     outcome: str = "success"
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        """The task kind: the first tool the turn used ('chat' without tools)."""
+        return self.tool_calls[0].name if self.tool_calls else "chat"
+
+
+def clip_head_tail(text: str, limit: int = TEXT_LIMIT) -> str:
+    """`text` if it fits, else its head and its last `TAIL_CHARS` chars (≤ `limit` in all)."""
+    if len(text) <= limit:
+        return text
+    head = limit - TAIL_CHARS - len(_ELISION)
+    return f"{text[:head]}{_ELISION}{text[-TAIL_CHARS:]}"
 
 
 def shorten_args(args: dict[str, Any]) -> dict[str, Any]:
@@ -59,8 +76,8 @@ def make_episode(
         session_id=session_id,
         turn=turn,
         ts_ms=ts_ms,
-        utterance=utterance[:TEXT_LIMIT],
-        answer=answer[:TEXT_LIMIT],
+        utterance=clip_head_tail(utterance),
+        answer=clip_head_tail(answer),
         tool_calls=[EpisodeToolCall(name=n, args=shorten_args(a)) for n, a in successful_calls],
         outcome=outcome,
         metadata={"overflow": True} if overflow else {},

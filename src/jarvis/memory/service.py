@@ -7,8 +7,10 @@ from dataclasses import dataclass
 from jarvis.common.clock import new_id
 from jarvis.memory.config import MemorySettings
 from jarvis.memory.episodes import Episode
-from jarvis.memory.store import InMemoryItemStore, ItemKind, ItemStore, MemoryItem, tokens
-from jarvis.memory.working import InMemoryWorkingStore, WorkingMemory, WorkingStore
+from jarvis.memory.recall import EpisodeFilter, filter_episodes, rank_recalled
+from jarvis.memory.store import ALL_KINDS, InMemoryItemStore, ItemKind, ItemStore, MemoryItem
+from jarvis.memory.working import InMemoryWorkingStore, WorkingStore
+from jarvis.model_layer.embeddings import Embedder
 
 # Section order is the seed's: facts, long-term, procedures, task patterns, shared work memory.
 _SECTIONS: tuple[tuple[str, tuple[ItemKind, ...]], ...] = (
@@ -18,8 +20,13 @@ _SECTIONS: tuple[tuple[str, tuple[ItemKind, ...]], ...] = (
     ("[작업 패턴]", ("task_pattern",)),
     ("[작업 공유 메모리]", ("shared",)),
 )
+# Put between recalled memory and the person's words in the turn's message.
+PERSON_WORDS_HEADER = "[사용자 입력]"
 _RECALLED: set[ItemKind] = {"semantic", "episode"}
 _LISTED: tuple[ItemKind, ...] = ("fact", "procedure", "task_pattern", "shared")
+# With an embedder, the newest embedded items join the lexical matches as candidates, so a
+# restatement without a shared word can still be recalled.
+_SEMANTIC_CANDIDATES = 64
 
 
 @dataclass
@@ -36,31 +43,50 @@ class MemoryService:
         settings: MemorySettings,
         store: ItemStore | None = None,
         working: WorkingStore | None = None,
+        embedder: Embedder | None = None,
     ) -> None:
         self.settings = settings
         self.store = store or InMemoryItemStore()
         self.working = working or InMemoryWorkingStore()
+        self.embedder = embedder or Embedder()
 
     @property
     def recent_turns(self) -> int:
         return self.settings.recent_turns
+
+    @property
+    def embeds(self) -> bool:
+        return self.embedder.name != "none"
 
     async def observe(self, scope: MemoryScope, query: str) -> str:
         """The memory block placed in front of the recent turns ('' when there is nothing)."""
         if not self.settings.enabled:
             return ""
         found = await self.store.of_kinds(scope.agent_id, scope.user_id, _LISTED)
+        limit = self.settings.recall_limit
         candidates = await self.store.search(
-            scope.agent_id, scope.user_id, query, _RECALLED, self.settings.recall_limit + 3
+            scope.agent_id, scope.user_id, query, _RECALLED, limit + 3
         )
+        query_vector = await self._embed_one(query) if self.embeds else None
+        if query_vector is not None:
+            candidates += await self._embedded_candidates(scope, candidates)
         working = await self.working.load(scope.agent_id, scope.session_id)
         fresh = [item for item in candidates if not self._in_window(item, scope)]
-        recalled = rank_recalled(fresh, query, working)[: self.settings.recall_limit]
+        recalled = rank_recalled(fresh, query, working, query_vector)[:limit]
         if recalled:
             rehearsed = working.rehearsed([item.id for item in recalled])
             await self.working.save(scope.agent_id, scope.session_id, rehearsed)
         found["episode"] = recalled
         return _render(found, working.notes)
+
+    async def _embedded_candidates(
+        self, scope: MemoryScope, already: list[MemoryItem]
+    ) -> list[MemoryItem]:
+        seen = {item.id for item in already}
+        newest = await self.store.latest(
+            scope.agent_id, scope.user_id, tuple(_RECALLED), _SEMANTIC_CANDIDATES
+        )
+        return [item for item in newest if item.embedding is not None and item.id not in seen]
 
     async def note(self, scope: MemoryScope, text: str) -> None:
         """Add to this session's shared work memory (shown every following turn)."""
@@ -79,7 +105,7 @@ class MemoryService:
         if not self.settings.enabled:
             return
         text = f"{episode.utterance} → {episode.answer}"
-        await self.store.add(
+        await self._add(
             MemoryItem(
                 id=new_id(),
                 kind="episode",
@@ -93,38 +119,89 @@ class MemoryService:
             )
         )
 
-    async def remember(self, scope: MemoryScope, kind: ItemKind, text: str, ts_ms: int) -> None:
-        await self.store.add(
-            MemoryItem(
-                id=new_id(),
-                kind=kind,
-                agent_id=scope.agent_id,
-                user_id=scope.user_id,
-                text=text,
-                session_id=scope.session_id,
-                turn=scope.turn,
-                ts_ms=ts_ms,
-            )
+    async def remember(
+        self, scope: MemoryScope, kind: ItemKind, text: str, ts_ms: int
+    ) -> MemoryItem:
+        item = MemoryItem(
+            id=new_id(),
+            kind=kind,
+            agent_id=scope.agent_id,
+            user_id=scope.user_id,
+            text=text,
+            session_id=scope.session_id,
+            turn=scope.turn,
+            ts_ms=ts_ms,
         )
+        await self._add(item)
+        return item
+
+    async def _add(self, item: MemoryItem) -> None:
+        if self.embeds and item.kind in _RECALLED:
+            item.embedding = await self._embed_one(item.text)
+        await self.store.add(item)
+
+    async def _embed_one(self, text: str) -> list[float] | None:
+        vectors = await self.embedder.embed([text])
+        return vectors[0] if vectors else None
+
+    async def reembed(self, agent_id: str, user_id: str) -> int:
+        """Embed every recalled item again (after the embedder changed); how many were done."""
+        if not self.embeds:
+            return 0
+        items = await self.store.latest(agent_id, user_id, tuple(_RECALLED), 100_000)
+        done = 0
+        for item in items:
+            vector = await self._embed_one(item.text)
+            await self.store.set_embedding(item.id, vector)
+            done += vector is not None
+        return done
 
     async def episodes(self, agent_id: str, user_id: str) -> list[Episode]:
         items = await self.store.of_kind(agent_id, user_id, "episode")
         return [item.episode for item in items if item.episode is not None]
 
+    async def episode_items(self, agent_id: str, user_id: str) -> list[MemoryItem]:
+        """Episode items, oldest first (their ids are what marks are written to)."""
+        items = await self.store.of_kind(agent_id, user_id, "episode")
+        return [item for item in items if item.episode is not None]
 
-def rank_recalled(items: list[MemoryItem], query: str, working: WorkingMemory) -> list[MemoryItem]:
-    """Most shared words first; among equals the item rehearsed more in this session, then the
-    store's order (newest first)."""
-    words = tokens(query)
-    position = {item.id: index for index, item in enumerate(items)}
-    return sorted(
-        items,
-        key=lambda item: (
-            -len(words & tokens(item.text)),
-            -working.rehearsals.get(item.id, 0),
-            position[item.id],
-        ),
-    )
+    async def recall_episodes(
+        self, agent_id: str, user_id: str, wanted: EpisodeFilter
+    ) -> list[Episode]:
+        return filter_episodes(await self.episodes(agent_id, user_id), wanted)
+
+    async def update_episode(self, item: MemoryItem, episode: Episode) -> None:
+        await self.store.replace_episode(item.agent_id, item.user_id, item.id, episode)
+
+    async def mark_turn_failed(
+        self, agent_id: str, user_id: str, session_id: str, turn: int, reason: str
+    ) -> bool:
+        """A person said the answer was wrong: that turn's episode becomes a failure (so it is
+        reflected on). False when the turn left no episode."""
+        for item in reversed(await self.episode_items(agent_id, user_id)):
+            episode = item.episode
+            if episode is None or (episode.session_id, episode.turn) != (session_id, turn):
+                continue
+            metadata = {**episode.metadata, "corrected": reason}
+            await self.update_episode(
+                item, episode.model_copy(update={"outcome": "failure", "metadata": metadata})
+            )
+            return True
+        return False
+
+    async def items(
+        self, agent_id: str, user_id: str, kinds: tuple[ItemKind, ...] = ALL_KINDS, limit: int = 50
+    ) -> list[MemoryItem]:
+        """What Jarvis remembers about this person, newest first (for list/show/forget)."""
+        return await self.store.latest(agent_id, user_id, kinds, limit)
+
+    async def resolve(self, agent_id: str, user_id: str, prefix: str) -> list[MemoryItem]:
+        """Items whose id starts with `prefix` (an 8-char prefix is enough)."""
+        items = await self.store.latest(agent_id, user_id, ALL_KINDS, 100_000)
+        return [item for item in items if prefix and item.id.startswith(prefix)]
+
+    async def forget(self, agent_id: str, user_id: str, item_id: str) -> bool:
+        return await self.store.delete(agent_id, user_id, item_id)
 
 
 def _render(found: dict[ItemKind, list[MemoryItem]], notes: list[str]) -> str:

@@ -1,4 +1,4 @@
-"""Long-term memory items and the store seam (memory now; PostgreSQL with scale-out)."""
+"""Long-term memory items and the store seam (in the process, SQLite file, PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -13,15 +13,27 @@ from pydantic import BaseModel, Field
 from jarvis.memory.episodes import Episode
 
 ItemKind = Literal["fact", "semantic", "episode", "procedure", "task_pattern", "shared"]
+ALL_KINDS: tuple[ItemKind, ...] = (
+    "fact",
+    "semantic",
+    "episode",
+    "procedure",
+    "task_pattern",
+    "shared",
+)
 
 _WORD = re.compile(r"[\w가-힣]{2,}", re.UNICODE)
 # ponytail: posting lists keep only the newest ids per token, so recall cost stays flat as
 # memory grows; an old item is still found through its rarer words.
 _POSTING_LIMIT = 64
-# Turn episodes kept in process per (agent, user); the oldest go first. Each is 2–5 KB, so the
-# in-process store stays under a few MB per person however long it runs. Procedure learning
-# needs only the recent successes, and recall ranks the newest first anyway.
+_PREFIX_CHARS = 8
+_HANGUL = re.compile(r"[가-힣]")
+# Turn episodes kept per (agent, user) in every store; the oldest go first. Each is 2–5 KB, so
+# a person's episodes stay under a few MB however long Jarvis runs. Procedure learning needs
+# only the recent successes, and recall ranks the newest first anyway.
 EPISODE_LIMIT = 500
+# How many of the newest lexical matches a database store ranks (recall cost stays flat).
+CANDIDATES = 256
 
 
 class MemoryItem(BaseModel):
@@ -34,14 +46,46 @@ class MemoryItem(BaseModel):
     turn: int = 0
     ts_ms: int = 0
     episode: Episode | None = Field(default=None, exclude=True)
+    embedding: list[float] | None = Field(default=None, exclude=True)
+    # How many query words the text shares (set by `search`, 0 elsewhere).
+    relevance: float = Field(default=0.0, exclude=True)
 
 
 def tokens(text: str) -> set[str]:
     return {match.group(0).lower() for match in _WORD.finditer(text)}
 
 
+def _index_keys(text: str) -> set[str]:
+    """Words, and the leading parts (2+ chars) of Korean words: particles attach to them, so a
+    query word must match a word it starts ("배포" finds "배포는"), as the database stores do."""
+    keys: set[str] = set()
+    for word in tokens(text):
+        keys.add(word)
+        if _HANGUL.search(word):
+            keys.update(word[:end] for end in range(2, min(len(word), _PREFIX_CHARS + 1)))
+    return keys
+
+
+def shared_words(words: set[str], text: str) -> int:
+    """How many query words occur in `text` (as substrings: Korean particles attach to words,
+    so "배포" must match "배포는")."""
+    lowered = text.lower()
+    return sum(1 for word in words if word in lowered)
+
+
+def rank_matches(items: list[MemoryItem], query: str, limit: int) -> list[MemoryItem]:
+    """Database candidates (newest first) ranked by shared words, newest first among equals."""
+    words = tokens(query)
+    scored = [
+        item.model_copy(update={"relevance": shared_words(words, item.text)}) for item in items
+    ]
+    scored = [item for item in scored if item.relevance > 0]
+    order = {item.id: index for index, item in enumerate(scored)}
+    return sorted(scored, key=lambda item: (-item.relevance, order[item.id]))[:limit]
+
+
 class ItemStore:
-    """Base class for long-term memory stores."""
+    """Base class for long-term memory stores. Every store keys items by (agent, user)."""
 
     async def open(self) -> None:
         """Nothing to connect."""
@@ -67,6 +111,24 @@ class ItemStore:
         """Items sharing the most words with `query`, newest first among equals."""
         raise NotImplementedError
 
+    async def latest(
+        self, agent_id: str, user_id: str, kinds: tuple[ItemKind, ...], limit: int
+    ) -> list[MemoryItem]:
+        """The newest items of these kinds, newest first."""
+        raise NotImplementedError
+
+    async def delete(self, agent_id: str, user_id: str, item_id: str) -> bool:
+        raise NotImplementedError
+
+    async def replace_episode(
+        self, agent_id: str, user_id: str, item_id: str, episode: Episode
+    ) -> None:
+        """Store new marks on an episode (outcome, reflected, blocked)."""
+        raise NotImplementedError
+
+    async def set_embedding(self, item_id: str, embedding: list[float] | None) -> None:
+        raise NotImplementedError
+
 
 class InMemoryItemStore(ItemStore):
     def __init__(self, episode_limit: int = EPISODE_LIMIT) -> None:
@@ -80,13 +142,15 @@ class InMemoryItemStore(ItemStore):
         self._added = 0
 
     async def add(self, item: MemoryItem) -> None:
+        if item.id in self._items:
+            return
         self._items[item.id] = item
         self._order[item.id] = self._added
         self._added += 1
         ids = self._by_kind[(item.agent_id, item.user_id, item.kind)]
         ids.append(item.id)
-        for token in tokens(item.text):
-            self._postings[(item.agent_id, item.user_id, token)].append(item.id)
+        for key in _index_keys(item.text):
+            self._postings[(item.agent_id, item.user_id, key)].append(item.id)
         if item.kind == "episode":
             while len(ids) > self.episode_limit:
                 self._forget(ids.popleft())
@@ -96,8 +160,8 @@ class InMemoryItemStore(ItemStore):
         shrinks with the items)."""
         item = self._items.pop(item_id)
         del self._order[item_id]
-        for token in tokens(item.text):
-            key = (item.agent_id, item.user_id, token)
+        for word in _index_keys(item.text):
+            key = (item.agent_id, item.user_id, word)
             posting = self._postings.get(key)
             if posting is None:
                 continue
@@ -125,4 +189,31 @@ class InMemoryItemStore(ItemStore):
             (i for i in scores if self._items[i].kind in kinds),
             key=lambda i: (scores[i], self._order[i]),
         )
-        return [self._items[i] for i in ranked]
+        return [self._items[i].model_copy(update={"relevance": scores[i]}) for i in ranked]
+
+    async def latest(
+        self, agent_id: str, user_id: str, kinds: tuple[ItemKind, ...], limit: int
+    ) -> list[MemoryItem]:
+        ids = [i for kind in kinds for i in self._by_kind.get((agent_id, user_id, kind), [])]
+        newest = heapq.nlargest(limit, ids, key=lambda i: self._order[i])
+        return [self._items[i] for i in newest]
+
+    async def delete(self, agent_id: str, user_id: str, item_id: str) -> bool:
+        item = self._items.get(item_id)
+        if item is None or (item.agent_id, item.user_id) != (agent_id, user_id):
+            return False
+        self._by_kind[(agent_id, user_id, item.kind)].remove(item_id)
+        self._forget(item_id)
+        return True
+
+    async def replace_episode(
+        self, agent_id: str, user_id: str, item_id: str, episode: Episode
+    ) -> None:
+        item = self._items.get(item_id)
+        if item is not None and (item.agent_id, item.user_id) == (agent_id, user_id):
+            self._items[item_id] = item.model_copy(update={"episode": episode})
+
+    async def set_embedding(self, item_id: str, embedding: list[float] | None) -> None:
+        item = self._items.get(item_id)
+        if item is not None:
+            self._items[item_id] = item.model_copy(update={"embedding": embedding})

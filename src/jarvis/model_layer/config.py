@@ -40,6 +40,16 @@ class ModelSettings(BaseModel):
         "Ollama, vLLM) or learned from an overflow.",
     )
     script: str | None = Field(None, description="Faux provider: path to a YAML/JSON script.")
+    accepts_images: bool | None = Field(
+        None,
+        description="Send tool images as vision input; None: yes for Anthropic and api.openai.com, "
+        "no for other OpenAI-compatible servers (a text-only model would refuse them).",
+    )
+
+    def sends_images(self) -> bool:
+        if self.accepts_images is not None:
+            return self.accepts_images
+        return self.provider == "anthropic" or "api.openai.com" in self.base_url
 
 
 class StreamOptions(BaseModel):

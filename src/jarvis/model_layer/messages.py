@@ -42,12 +42,20 @@ class AssistantMessage(BaseModel):
     stop_reason: str = "stop"
 
 
+class ImagePart(BaseModel):
+    """An image a tool returned (base64), sent as vision input by providers that take images."""
+
+    mime_type: str
+    data: str
+
+
 class ToolResultMessage(BaseModel):
     role: Literal["tool"] = "tool"
     tool_call_id: str
     tool_name: str
     content: str
     is_error: bool = False
+    images: list[ImagePart] = Field(default_factory=list)
 
 
 Message = Annotated[UserMessage | AssistantMessage | ToolResultMessage, Field(discriminator="role")]

@@ -21,7 +21,7 @@ def chat(home: Path, lines: list[str], *args: str, **env: str) -> subprocess.Com
         capture_output=True,
         text=True,
         env=environment,
-        timeout=60,
+        timeout=300,  # a hang guard, generous for a busy machine
         cwd=home,
     )
 
@@ -80,7 +80,7 @@ def jarvis(home: Path, *args: str, stdin: str = "") -> subprocess.CompletedProce
         capture_output=True,
         text=True,
         env=environment,
-        timeout=60,
+        timeout=300,  # a hang guard, generous for a busy machine
         cwd=home,
     )
 

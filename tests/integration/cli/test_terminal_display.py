@@ -60,7 +60,7 @@ def test_an_approval_for_a_line_rewriting_command_is_printed_escaped(tmp_path: P
         capture_output=True,
         text=True,
         env=environment,
-        timeout=60,
+        timeout=300,  # a hang guard, generous for a busy machine
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import socket
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -22,7 +24,7 @@ from tests.integration.mcp.servers.demo_server import build_server
 
 DEMO_SCRIPT = Path(__file__).parent / "servers" / "demo_server.py"
 
-ServeApp = Callable[[ASGIApp], Awaitable[int]]
+ServeApp = Callable[..., Awaitable[int]]
 Transport = Literal["stdio", "sse", "http"]
 
 
@@ -114,9 +116,10 @@ async def serve_app() -> AsyncIterator[ServeApp]:
     """Serve ASGI apps under uvicorn on 127.0.0.1; returns each one's port once it accepts."""
     servers: list[tuple[uvicorn.Server, asyncio.Task[None]]] = []
 
-    async def serve(app: ASGIApp) -> int:
+    async def serve(app: ASGIApp, port: int = 0) -> int:
         sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", port))
         config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
         server = uvicorn.Server(config)
         servers.append((server, asyncio.create_task(server.serve(sockets=[sock]))))
@@ -147,3 +150,45 @@ def demo_config(serve_app: ServeApp) -> Callable[..., Awaitable[MCPServerConfig]
         return MCPServerConfig(name="demo", transport=transport, url=url, **extra)
 
     return make
+
+
+# Published npm servers the client is tested against, pinned; installed once into a cache dir.
+NPM_SERVERS = (
+    "@modelcontextprotocol/server-everything@2026.8.31",
+    "@modelcontextprotocol/server-filesystem@2026.8.31",
+    "@modelcontextprotocol/server-memory@2026.8.31",
+)
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def npm_bin() -> Path:
+    """`node_modules/.bin` holding the published servers (npm install on the first run only)."""
+    if shutil.which("npm") is None or shutil.which("node") is None:
+        _unavailable("node/npm are not installed (the published MCP servers need them)")
+    default = Path.home() / ".cache" / "jarvis-tests" / "mcp-npm"
+    root = Path(os.environ.get("JARVIS_TEST_NPM_DIR", default))
+    marker = root / "installed.txt"
+    wanted = "\n".join(NPM_SERVERS)
+    if not marker.is_file() or marker.read_text(encoding="utf-8") != wanted:
+        root.mkdir(parents=True, exist_ok=True)
+        command = ["npm", "install", "--no-audit", "--no-fund", "--prefix", str(root), *NPM_SERVERS]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            _unavailable(f"npm install failed: {done.stderr.strip()[-500:]}")
+        marker.write_text(wanted, encoding="utf-8")
+    return root / "node_modules" / ".bin"
+
+
+def python_server(module: str) -> list[str]:
+    """A published PyPI server (dev dependency group) run with this interpreter."""
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        _unavailable(f"{module} is not installed (it belongs in the dev dependencies)")
+    return [sys.executable, "-m", module]

@@ -39,14 +39,15 @@ def test_the_seed_examples_parse() -> None:
        "command": ["npx", "-y", "@modelcontextprotocol/server-filesystem", "/data"],
        "timeout": 30.0},
       {"name": "remote-api", "transport": "http", "url": "https://mcp.example.com/mcp",
-       "auth_token": "sk-secret", "headers": {"X-Org": "acme"}, "require_approval": ["deploy"]}
+       "auth_token": "sk-secret", "headers": {"X-Org": "acme"}, "auto_approve": ["status"]}
     ]"""
 
     local, remote = parse_mcp_servers(text)
 
-    assert (local.name, local.command[0], local.require_approval) == ("filesystem", "npx", True)
+    assert (local.name, local.command[0], local.auto_approve) == ("filesystem", "npx", [])
+    assert (local.connect_timeout, local.call_timeout) == (30.0, 30.0)  # `timeout` sets both
     assert remote.http_headers() == {"X-Org": "acme", "Authorization": "Bearer sk-secret"}
-    assert remote.require_approval == ["deploy"]
+    assert remote.auto_approves("status") and not remote.auto_approves("deploy")
     assert "sk-secret" not in repr(remote)
 
 
@@ -62,7 +63,7 @@ def test_an_empty_setting_is_no_servers() -> None:
         ('[{"name": "x", "transport": "stdio"}]', r"^JARVIS_MCP_SERVERS: \[0\]: .*needs 'command'"),
         (
             '[{"name": "x", "transport": "http", "url": "http://h", "timeout": "soon"}]',
-            r"^JARVIS_MCP_SERVERS: \[0\]\.timeout: Input should be a valid number",
+            r"^JARVIS_MCP_SERVERS: \[0\]\.connect_timeout: Input should be a valid number",
         ),
         (
             '[{"name": "x", "transport": "http", "url": "http://a"},'
@@ -83,3 +84,17 @@ def test_errors_never_echo_the_auth_token() -> None:
         parse_mcp_servers(text)
 
     assert "sk-secret" not in str(caught.value)
+
+
+@pytest.mark.parametrize("value", [False, ["deploy"]])
+def test_require_approval_lists_are_refused_since_they_fail_open(value: Any) -> None:
+    config = {"name": "x", "transport": "http", "url": "http://h", "require_approval": value}
+
+    with pytest.raises(ValidationError, match="replaced by 'auto_approve"):
+        MCPServerConfig(**config)
+
+
+def test_require_approval_true_is_the_default_and_still_accepted() -> None:
+    config = MCPServerConfig(name="x", transport="http", url="http://h", require_approval=True)
+
+    assert config.auto_approve == []

@@ -50,12 +50,13 @@ async def test_failing_servers_are_skipped_and_reported(
     ]
 
     await manager.start(configs)
+    await manager.wait_ready()
 
     status = {s.name: s for s in manager.status()}
     assert [s.name for s in manager.status()] == ["missing", "refused", "refused-sse", "good"]
     assert (status["good"].ok, status["good"].tool_count, status["good"].error) == (True, 9, None)
     for name in ("missing", "refused", "refused-sse"):
-        assert not status[name].ok and status[name].tool_count == 0
+        assert (status[name].state, status[name].tool_count) == ("failed", 0)
     assert "FileNotFoundError" in (status["missing"].error or "")
     assert "ConnectError" in (status["refused"].error or "")
     assert "ConnectError" in (status["refused-sse"].error or "")
@@ -79,14 +80,15 @@ async def test_hanging_servers_are_skipped_after_their_timeout_without_blocking_
         ),
         await prelaunched("good"),
     ]
-    start = asyncio.create_task(manager.start(configs))
+    await manager.start(configs)
+    # Start-up never waits: every server is still connecting when `start` returns.
+    assert {s.state for s in manager.status()} == {"connecting"}
 
     # The good server's tools register while the others are still being waited for.
-    await wait_for(lambda: registry.get("echo") is not None or start.done())
-    still_starting = not start.done()
-    await start
+    await wait_for(lambda: registry.get("good__echo") is not None)
+    assert manager.status()[0].state == "connecting"
+    await manager.wait_ready()
 
-    assert still_starting
     status = {s.name: s for s in manager.status()}
     assert status["hangs"].error == status["hangs-http"].error == "no answer within 5 s"
     assert status["good"].ok
@@ -96,18 +98,21 @@ async def test_apply_reconnects_only_what_changed(
     manager: MCPManager, registry: ToolRegistry
 ) -> None:
     await manager.start([stdio_config("a", "a_"), stdio_config("b", "b_")])
-    a_echo, b_echo = registry.get("a_echo"), registry.get("b_echo")
+    await manager.wait_ready()
+    a_echo, b_echo = registry.get("a__a_echo"), registry.get("b__b_echo")
 
     await manager.apply([stdio_config("a", "a_"), stdio_config("b", "b_", timeout=20)])
+    await manager.wait_ready()
 
-    assert registry.get("a_echo") is a_echo
-    assert registry.get("b_echo") is not b_echo
+    assert registry.get("a__a_echo") is a_echo
+    assert registry.get("b__b_echo") is not b_echo
     assert [s.name for s in manager.status()] == ["a", "b"]
 
     await manager.apply([stdio_config("b", "b_", timeout=20), stdio_config("c", "c_")])
+    await manager.wait_ready()
 
-    assert registry.get("a_echo") is None
-    assert registry.get("c_echo") is not None
+    assert registry.get("a__a_echo") is None
+    assert registry.get("c__c_echo") is not None
     assert {tool.source.name for tool in registry.tools()} == {"b", "c"}
     assert [s.name for s in manager.status()] == ["b", "c"]
 
@@ -116,33 +121,33 @@ async def test_apply_retries_a_server_that_failed(
     manager: MCPManager, registry: ToolRegistry
 ) -> None:
     await manager.start([MCPServerConfig(name="x", transport="stdio", command=["/nonexistent"])])
+    await manager.wait_ready()
     assert not manager.status()[0].ok
 
     await manager.apply([stdio_config("x")])
+    await manager.wait_ready()
 
     assert manager.status()[0].ok
-    assert registry.get("echo") is not None
+    assert registry.get("x__echo") is not None
 
 
-async def test_the_server_later_in_the_config_wins_a_shared_name(
-    manager: MCPManager, registry: ToolRegistry
+async def test_two_instances_of_one_server_both_keep_their_tools(
+    manager: MCPManager, registry: ToolRegistry, call: Call
 ) -> None:
     await manager.start([stdio_config("first"), stdio_config("second")])
+    await manager.wait_ready()
 
-    def owner() -> str | None:
-        tool = registry.get("echo")
-        return tool.source.name if tool else None
-
-    assert owner() == "second"
-
-    await manager.apply([stdio_config("first")])
-
-    assert owner() == "first"
+    assert {"first__echo", "second__echo"} <= set(registry.names())
+    assert registry.get("echo") is None
+    assert [s.tool_count for s in manager.status()] == [9, 9]
+    pids = {(await call(f"{name}__pid")).content for name in ("first", "second")}
+    assert len(pids) == 2
 
 
 async def test_duplicate_server_names_are_refused(manager: MCPManager) -> None:
     with pytest.raises(MCPConfigError, match="'twice' is used twice"):
         await manager.start([stdio_config("twice"), stdio_config("twice")])
+        await manager.wait_ready()
 
 
 @pytest.mark.parametrize(
@@ -159,42 +164,63 @@ async def test_tool_list_changes_refresh_the_registry(
     call: Call,
 ) -> None:
     await manager.start([await demo_config(transport, legacy=legacy)])
+    await manager.wait_ready()
 
-    assert (await call("grow", name="sprouted")).content == "grown"
+    assert (await call("demo__grow", name="sprouted")).content == "grown"
 
-    await wait_for(lambda: registry.get("sprouted") is not None)
-    assert (await call("sprouted")).content == "sprouted"
+    await wait_for(lambda: registry.get("demo__sprouted") is not None)
+    assert (await call("demo__sprouted")).content == "sprouted"
     assert manager.status()[0].tool_count == 10
 
 
-async def test_a_dead_stdio_server_is_restarted_on_the_next_call(
+async def test_a_dead_stdio_server_is_noticed_and_restarted_before_the_next_call(
     manager: MCPManager, call: Call
 ) -> None:
+    states: list[str] = []
+    manager._on_status = lambda status: states.append(status.state)
     await manager.start([stdio_config("demo")])
-    first_pid = int((await call("pid")).content)
+    await manager.wait_ready()
+    first_pid = int((await call("demo__pid")).content)
 
     os.kill(first_pid, signal.SIGKILL)
-    result = await call("echo", text="again")
-    if result.is_error:  # the call raced the end of the stream
-        assert result.content.startswith("MCP server 'demo': echo: connection lost")
-        result = await call("echo", text="again")
+    # Noticed without any call, and reconnected in the background.
+    await wait_for(lambda: "reconnecting" in states and manager.status()[0].ok)
+    result = await call("demo__echo", text="again")
 
     assert (result.content, result.is_error) == ("again", False)
-    assert int((await call("pid")).content) != first_pid
+    assert int((await call("demo__pid")).content) != first_pid
 
 
 async def test_a_frozen_server_does_not_hang_a_call_beyond_its_timeout(
     manager: MCPManager, call: Call, prelaunched: MakeConfig
 ) -> None:
-    await manager.start([await prelaunched("demo", timeout=2)])
-    pid = int((await call("pid")).content)
+    await manager.start([await prelaunched("demo", call_timeout=2)])
+    await manager.wait_ready()
+    pid = int((await call("demo__pid")).content)
 
     os.kill(pid, signal.SIGSTOP)
     try:
-        result = await call("echo", text="anyone?")
+        result = await call("demo__echo", text="anyone?")
     finally:
         os.kill(pid, signal.SIGCONT)
 
     # The call's own timeout ended it (a hang would never return; pytest's timeout fails it).
     assert result.is_error
     assert result.content == "MCP server 'demo': echo: no answer within 2 s"
+
+
+async def test_a_server_down_at_start_is_retried_in_the_background(
+    manager: MCPManager, serve_app: Callable[..., Awaitable[int]], registry: ToolRegistry
+) -> None:
+    from tests.integration.mcp.servers.demo_server import build_server
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    await manager.start([MCPServerConfig(name="late", transport="http", url=url)])
+    await manager.wait_ready()
+    assert manager.status()[0].state == "failed"
+
+    await serve_app(build_server().streamable_http_app(), port=port)
+
+    await wait_for(lambda: registry.get("late__echo") is not None)
+    assert manager.status()[0].ok

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from tests.integration.mcp.conftest import DEMO_SCRIPT
+from tests.integration.mcp.conftest import DEMO_SCRIPT, wait_for
 from tests.support.live_server import Tab, live_server
 
 
@@ -18,16 +18,22 @@ async def test_mcp_tools_need_approval_and_name_their_server(tmp_path: Path) -> 
         },
         {"name": "broken", "transport": "stdio", "command": ["/nonexistent/server"]},
     ]
-    script = [{"tool_calls": [{"name": "echo", "arguments": {"text": "hi from mcp"}}]}, "done"]
+    script = [
+        {"tool_calls": [{"name": "demo__echo", "arguments": {"text": "hi from mcp"}}]},
+        "done",
+    ]
     with live_server(tmp_path, script, mcp_servers=servers) as server:
-        assert server.assembly.tools.get("echo") is not None  # the broken server didn't block
-        statuses = {s.name: s.ok for s in server.assembly.mcp.status()}
-        assert statuses == {"demo": True, "broken": False}
+        # The server runs in its own thread and loop: watch its status, don't await its events.
+        mcp = server.assembly.mcp
+        await wait_for(lambda: all(s.state != "connecting" for s in mcp.status()))
+        assert server.assembly.tools.get("demo__echo") is not None
+        statuses = {s.name: s.state for s in server.assembly.mcp.status()}
+        assert statuses == {"demo": "connected", "broken": "failed"}
         tab = await Tab.open(server.ws_url())
         await tab.next("session")
         await tab.send(type="prompt", text="echo something")
         request = await tab.next("approval_request")
-        assert (request["tool"], request["source"]) == ("echo", "mcp:demo")
+        assert (request["tool"], request["source"]) == ("demo__echo", "mcp:demo")
         assert request["args"][0]["value"] == "hi from mcp"
         await tab.send(type="approval", id=request["id"], answer="allow")
         end = await tab.next("tool_execution_end")
@@ -58,11 +64,11 @@ async def test_editing_config_yaml_reconnects_only_changed_servers(tmp_path: Pat
     with live_server(tmp_path, ["x"]) as live:
         tools = live.assembly.tools
         write([server("a", "a_")])
-        await until(lambda: tools.get("a_echo") is not None)
-        first = live.assembly.mcp._connections["a"]
+        await until(lambda: tools.get("a__a_echo") is not None)
+        first = live.assembly.mcp.connection("a")
         write([server("a", "a_"), server("b", "b_")])
-        await until(lambda: tools.get("b_echo") is not None)
-        assert live.assembly.mcp._connections["a"] is first  # unchanged: not reconnected
+        await until(lambda: tools.get("b__b_echo") is not None)
+        assert live.assembly.mcp.connection("a") is first  # unchanged: not reconnected
         write([server("b", "b_")])
-        await until(lambda: tools.get("a_echo") is None)
-        assert tools.get("b_echo") is not None
+        await until(lambda: tools.get("a__a_echo") is None)
+        assert tools.get("b__b_echo") is not None

@@ -31,14 +31,15 @@ async def test_the_time_server_is_discovered_and_called(
     time_server: MCPServerConfig, manager: MCPManager, registry: ToolRegistry, call: Call
 ) -> None:
     await manager.start([time_server])
+    await manager.wait_ready()
 
     assert manager.status()[0].ok, manager.status()[0].error
-    assert {"get_current_time", "convert_time"} <= set(registry.names())
-    now = await call("get_current_time", timezone="Europe/Paris")
+    assert {"time__get_current_time", "time__convert_time"} <= set(registry.names())
+    now = await call("time__get_current_time", timezone="Europe/Paris")
     converted = await call(
-        "convert_time", source_timezone="UTC", time="12:00", target_timezone="Asia/Seoul"
+        "time__convert_time", source_timezone="UTC", time="12:00", target_timezone="Asia/Seoul"
     )
-    unknown = await call("get_current_time", timezone="Mars/Olympus_Mons")
+    unknown = await call("time__get_current_time", timezone="Mars/Olympus_Mons")
 
     assert not now.is_error
     assert now.details["structured_content"]["timezone"] == "Europe/Paris"

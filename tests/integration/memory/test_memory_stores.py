@@ -1,49 +1,17 @@
-"""One suite for long-term and working memory stores: in the process, and in PostgreSQL shared
-by two pools (as two server processes would have them)."""
+"""One suite for long-term and working memory stores: in the process, in one SQLite file opened
+twice, and in PostgreSQL shared by two pools (as two server processes would have them)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
-import pytest
-
-from jarvis.common.pg import lazy_pool
 from jarvis.memory import (
-    InMemoryItemStore,
-    InMemoryWorkingStore,
     MemoryItem,
     MemoryScope,
-    MemoryService,
     MemorySettings,
     WorkingMemory,
     make_episode,
 )
-from jarvis.memory.pg_store import PostgresItemStore
-from jarvis.memory.pg_working import PostgresWorkingStore
-from tests.support.postgres import postgres_dsn
-
-
-@pytest.fixture(params=["memory", "postgres"])
-async def services(request: pytest.FixtureRequest) -> AsyncIterator[Any]:
-    """Two MemoryServices on one storage."""
-    settings = MemorySettings()
-    if request.param == "memory":
-        store, working = InMemoryItemStore(), InMemoryWorkingStore()
-        yield MemoryService(settings, store, working), MemoryService(settings, store, working)
-        return
-    async for dsn in postgres_dsn():
-        parts = [
-            (PostgresItemStore(lazy_pool(dsn)), PostgresWorkingStore(lazy_pool(dsn)))
-            for _ in range(2)
-        ]
-        for store, working in parts:
-            await store.open()
-            await working.open()
-        yield tuple(MemoryService(settings, store, working) for store, working in parts)
-        for store, working in parts:
-            await store.aclose()
-            await working.aclose()
 
 
 def item(n: int, text: str, kind: Any = "semantic", agent: str = "main") -> MemoryItem:

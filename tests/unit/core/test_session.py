@@ -72,7 +72,7 @@ async def test_the_model_sees_only_the_last_three_turns() -> None:
         await session.prompt(f"question {i}")
     shown = [m.content for m in provider.calls[-1].messages if isinstance(m, UserMessage)]
     assert shown[:3] == ["question 3", "question 4", "question 5"]
-    assert shown[3].endswith("\n\nquestion 6")  # this turn's words, after what memory recalls
+    assert shown[3].endswith("\n\n[사용자 입력]\nquestion 6")  # after what memory recalls
 
 
 async def test_recalled_memory_goes_with_this_turn_and_the_prefix_stays_stable() -> None:
@@ -86,7 +86,7 @@ async def test_recalled_memory_goes_with_this_turn_and_the_prefix_stays_stable()
     assert last.system_prompt == "SYSTEM"  # the same every turn: a server's prompt cache holds
     current = last.messages[-1].content
     assert "[장기 기억]" in current and "B12" in current
-    assert current.endswith("where is my parking spot")
+    assert current.endswith("\n[사용자 입력]\nwhere is my parking spot")
     stored = [e.message.content for e in await store.history("s1") if e.message.role == "user"]
     assert stored[-1] == "where is my parking spot"  # the person's words, not the recall
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from jarvis.app.demo import demo_provider
+from jarvis.app.demo import demo_provider, demo_response
 from jarvis.model_layer.messages import LLMContext, UserMessage
-from jarvis.model_layer.providers.faux import CALL_LOG_LIMIT, FauxProvider
+from jarvis.model_layer.providers.faux import CALL_LOG_LIMIT, FauxProvider, FauxResponse
 
 
 async def ask(provider: FauxProvider, text: str) -> None:
@@ -27,3 +27,15 @@ async def test_the_demo_model_keeps_no_contexts() -> None:
     for n in range(100):
         await ask(provider, f"hello {n}")
     assert provider.calls == [] and provider.call_count == 100
+
+
+def test_the_demo_answers_the_persons_words_not_a_command_recalled_from_memory() -> None:
+    recalled = "[장기 기억]\n- hi → try `!git status` to see an approval"
+
+    def answer(words: str) -> FauxResponse:
+        said = UserMessage(content=f"{recalled}\n\n[사용자 입력]\n{words}")
+        return demo_response(LLMContext(system_prompt="SYSTEM", messages=[said]))
+
+    assert not answer("hello again").tool_calls  # was: a bash call for the recalled command
+    [call] = answer("!ls").tool_calls
+    assert call.arguments == {"command": "ls"}

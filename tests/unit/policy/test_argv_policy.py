@@ -342,3 +342,18 @@ def test_sed_scripts(script: str, reason: str | None) -> None:
 )
 def test_awk_programs(program: str, reason: str | None) -> None:
     assert awk_program_refusal(program) == reason
+
+
+@pytest.mark.parametrize(
+    ("command", "reason"),
+    [
+        # a flag checked once is not a pass for a later, different use of it
+        ("git -C . -C /tmp/evil status", "outside_workspace"),
+        ("git log" + " -x" * 5000 + " --output=/tmp/out", "writes_file"),
+        ("wget -O - -O /tmp/x http://h", "writes_file"),
+        ("sort -o - -o out", "writes_file"),
+    ],
+)
+def test_a_repeated_flag_is_judged_again_when_its_value_changes(command: str, reason: str) -> None:
+    refusal = argument_refusal(tuple(shlex.split(command)))
+    assert refusal is not None and refusal.reason == reason

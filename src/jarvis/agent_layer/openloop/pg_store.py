@@ -68,3 +68,12 @@ class PostgresOpenLoopStore(PoolBacked, OpenLoopStore):
             )
             rows = await cursor.fetchall()
         return [OpenLoop.model_validate(row[0]) for row in rows]
+
+    async def open_with_due(self) -> list[OpenLoop]:
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(
+                "SELECT data FROM jarvis_open_loops WHERE status = 'open' "
+                "AND data->>'due_ms' IS NOT NULL"
+            )
+            rows = await cursor.fetchall()
+        return [OpenLoop.model_validate(row[0]) for row in rows]

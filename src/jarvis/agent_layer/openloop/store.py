@@ -40,6 +40,10 @@ class OpenLoopStore:
     async def find_prefix(self, agent_id: str, user_id: str, prefix: str) -> list[OpenLoop]:
         return [lp for lp in await self.for_user(agent_id, user_id) if lp.id.startswith(prefix)]
 
+    async def open_with_due(self) -> list[OpenLoop]:
+        """Every open loop that has a due time, of every agent and user (reminders)."""
+        raise NotImplementedError
+
 
 class MemoryOpenLoopStore(OpenLoopStore):
     def __init__(self) -> None:
@@ -56,6 +60,9 @@ class MemoryOpenLoopStore(OpenLoopStore):
         return [
             lp for lp in self._loops.values() if lp.agent_id == agent_id and lp.user_id == user_id
         ]
+
+    async def open_with_due(self) -> list[OpenLoop]:
+        return [lp for lp in self._loops.values() if lp.status == "open" and lp.due_ms]
 
 
 class JsonlOpenLoopStore(MemoryOpenLoopStore):

@@ -33,6 +33,8 @@ class ApprovalRequest(BaseModel):
     id: str
     session_id: str
     agent_id: str
+    # Who asks, outermost first (["main", "planner"]: JARVIS's sub-agent planner).
+    agent_path: list[str] = Field(default_factory=list)
     user_id: str
     turn: int
     tool_call_id: str

@@ -12,7 +12,7 @@ from typing import Generic, Literal, TypeVar
 
 from ruamel.yaml.error import YAMLError
 
-ExtensionKind = Literal["tool", "skill", "plugin"]
+ExtensionKind = Literal["tool", "skill", "plugin", "agent", "team"]
 _T = TypeVar("_T")
 
 

@@ -1,4 +1,4 @@
-"""MCP servers' tools as Jarvis tools: settings, one kept-open session per server, the manager."""
+"""MCP servers' tools as Jarvis tools: settings, one healing session per server, the manager."""
 
 from jarvis.core.mcp.client import MCPConnection, MCPServerError
 from jarvis.core.mcp.config import (
@@ -8,19 +8,27 @@ from jarvis.core.mcp.config import (
     check_unique_names,
     parse_mcp_servers,
 )
-from jarvis.core.mcp.manager import MCPManager, ServerStatus
-from jarvis.core.mcp.tools import MCPTool, to_tool_result
+from jarvis.core.mcp.manager import ConfigProblem, MCPManager, ServerStatus, ToolInfo
+from jarvis.core.mcp.names import NameTable, exposed_name
+from jarvis.core.mcp.results import to_tool_result
+from jarvis.core.mcp.tools import MCPTool
+from jarvis.core.mcp.transport import ClientHooks
 
 __all__ = [
     "MCP_SERVERS_SETTING",
+    "ClientHooks",
+    "ConfigProblem",
     "MCPConfigError",
     "MCPConnection",
     "MCPManager",
     "MCPServerConfig",
     "MCPServerError",
     "MCPTool",
+    "NameTable",
     "ServerStatus",
+    "ToolInfo",
     "check_unique_names",
+    "exposed_name",
     "parse_mcp_servers",
     "to_tool_result",
 ]

@@ -1,46 +1,52 @@
-"""One kept-open session per MCP server, held by a background owner task.
+"""One MCP server's connection: opened in the background, watched, healed.
 
-Kept open rather than a session per call: a stdio server is spawned once instead of on every
-call, and list-changed events need a live connection. The SDK's session is an anyio context
-that must be entered and left in one task, so each server gets an owner task that holds it;
-calls from any task go through that session (it multiplexes concurrent requests).
+A supervisor task per server owns the SDK session (an anyio context that must be entered and
+left in one task) and runs the life cycle: connect (bounded by `connect_timeout`), then watch
+the link until it dies, then reconnect with backoff, forever. Start-up never waits for it; the
+tools appear when it connects. Death is noticed when it happens, not at the next call: a modern
+session's `listen` stream ends, an older session's dispatcher sees EOF (checked on a short tick).
 
-Every step is bounded by the server's `timeout`: connect + initialize + list, and each call.
-A connection that is lost (the process died, the event stream ended, a call saw the transport
-close) is dropped and opened again on the next call, which also refetches the tool list.
+Calls wait for a connection (a call while reconnecting asks for an attempt at once). A call
+that never reached the server (refused connection, a 404 on a stale `Mcp-Session-Id` after the
+server restarted) is sent once more on a fresh session; one lost mid-way is resent only when
+the tool is read-only. A call's clock (`call_timeout`) restarts with every progress report.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
-from typing import Any, Final
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, Final, Literal, TypeVar
 
 import httpx2
 import mcp_types
-from mcp import Client, MCPError, StdioServerParameters
-from mcp.client import Transport
-from mcp.client.session import IncomingMessage, MessageHandlerFnT
-from mcp.client.sse import sse_client
-from mcp.client.streamable_http import streamable_http_client
+from mcp import Client, MCPError
+from mcp.client.session import IncomingMessage
 from mcp.client.subscriptions import SubscriptionLost
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from jarvis.common.logging import get_logger
+from jarvis.core.mcp.call_order import CallOrder
 from jarvis.core.mcp.config import MCPServerConfig
+from jarvis.core.mcp.transport import ClientHooks, HttpRecord, log_tail, open_session
 
 _log = get_logger("jarvis.mcp")
+_T = TypeVar("_T")
 
-# A listing that never ends must not hang a connect (the SDK caps its own re-list the same way).
-_MAX_TOOL_PAGES: Final = 100
-# Slack over the SDK's own request timeout, so its clearer error normally wins.
-_CALL_GRACE_SEC: Final = 1.0
-# Idle limit for a response event stream (the SDK's default); a silent dead server ends there.
-_STREAM_READ_TIMEOUT_SEC: Final = 300.0
-
+State = Literal["connecting", "connected", "reconnecting", "failed", "needs_login", "closed"]
 ToolsListener = Callable[["MCPConnection", list[mcp_types.Tool]], None]
+StateListener = Callable[["MCPConnection"], None]
+ProgressListener = Callable[[float, float | None, str | None], None]
+AuthFactory = Callable[[MCPServerConfig], httpx2.Auth | None]
+
+_MAX_PAGES: Final = 100
+# Backoff between attempts: quick at first (a restart takes a second or two), then patient.
+_BACKOFF_SEC: Final = (0.1, 0.25, 0.5, 1.0, 1.0, 1.0, 2.0, 5.0, 10.0, 30.0)
+# How often an older (2025) session's dispatcher is checked for EOF; a flag read, no traffic.
+_DEATH_TICK_SEC: Final = 0.2
 
 
 class MCPServerError(Exception):
@@ -49,210 +55,342 @@ class MCPServerError(Exception):
     def __init__(self, server: str, reason: str, *, code: int | None = None) -> None:
         super().__init__(f"MCP server {server!r}: {reason}")
         self.server = server
+        self.reason = reason
         self.code = code
 
 
-class MCPConnection:
-    """A session to one server. `on_tools` hears every fresh tool list (connect and changes)."""
+class _Undelivered(Exception):
+    """The request never reached the server: safe to send again."""
 
-    def __init__(self, config: MCPServerConfig, on_tools: ToolsListener) -> None:
+
+class MCPConnection:
+    """A healing session to one server; `on_tools` hears every fresh tool list."""
+
+    def __init__(
+        self,
+        config: MCPServerConfig,
+        on_tools: ToolsListener,
+        *,
+        on_state: StateListener | None = None,
+        stderr_log: Path | None = None,
+        hooks: ClientHooks | None = None,
+        auth: AuthFactory | None = None,
+    ) -> None:
         self.config = config
-        # Why the last connect failed; None once connected.
+        self.state: State = "connecting"
         self.error: str | None = None
+        self.instructions: str | None = None
+        self.stderr_log = stderr_log
+        # Read-only calls share; others to one server go one at a time, in order (tools.py).
+        self.order = CallOrder()
         self._on_tools = on_tools
+        self._on_state = on_state
+        self._hooks = hooks or ClientHooks()
+        self._auth = auth
         self._client: Client | None = None
-        self._owner: asyncio.Task[None] | None = None
-        self._lock = asyncio.Lock()
+        self._record = HttpRecord()
+        self._supervisor: asyncio.Task[None] | None = None
+        self._changed = asyncio.Condition()
+        self._wake = asyncio.Event()  # connect now (a call waits, or a reconnect was asked)
+        self._restart = asyncio.Event()  # drop the live session and connect afresh
         self._tools_changed = asyncio.Event()
-        self._closed = False
+        self._attempts = 0  # finished connect attempts, for `wait_first_attempt`
 
     @property
     def name(self) -> str:
         return self.config.name
 
     @property
-    def connected(self) -> bool:
-        return self._client is not None and self._owner is not None and not self._owner.done()
-
-    async def connect(self) -> list[mcp_types.Tool]:
-        """(Re)open the session and list the tools; raises `MCPServerError` on failure."""
-        async with self._lock:
-            return await self._connect_locked()
-
-    async def call_tool(self, name: str, arguments: dict[str, Any]) -> mcp_types.CallToolResult:
-        client = await self._live_client()
-        timeout = self.config.timeout
-        try:
-            async with asyncio.timeout(timeout + _CALL_GRACE_SEC):
-                return await client.call_tool(name, arguments, read_timeout_seconds=timeout)
-        except MCPError as exc:
-            if exc.code == mcp_types.CONNECTION_CLOSED:
-                await self._lost(client)
-            raise self._error(f"{name}: {_mcp_reason(exc, timeout)}", exc.code) from exc
-        except TimeoutError as exc:
-            code = mcp_types.REQUEST_TIMEOUT
-            raise self._error(f"{name}: no answer within {timeout:g} s", code) from exc
-        except (ValidationError, RuntimeError) as exc:
-            # The answer arrived but breaks the protocol or the tool's output schema.
-            raise self._error(f"{name}: invalid answer ({_describe(exc)})") from exc
-        except Exception as exc:
-            # A broken pipe or HTTP failure below the protocol: start afresh next time.
-            await self._lost(client)
-            raise self._error(f"{name}: connection lost ({_describe(exc)})") from exc
-
-    async def aclose(self) -> None:
-        self._closed = True
-        await self._drop()
-
-    async def _live_client(self) -> Client:
-        if self._closed:
-            raise self._error("the connection was closed")
-        if not self.connected:
-            async with self._lock:
-                if not self.connected:
-                    await self._connect_locked()
-        assert self._client is not None  # connected, or _connect_locked raised
+    def client(self) -> Client | None:
         return self._client
 
-    async def _connect_locked(self) -> list[mcp_types.Tool]:
-        if self._closed:
-            raise self._error("the connection was closed")
-        await self._drop()
-        ready: asyncio.Future[list[mcp_types.Tool]] = asyncio.get_running_loop().create_future()
-        owner = asyncio.create_task(self._own(ready), name=f"mcp-server:{self.name}")
-        self._owner = owner
-        waiters: set[asyncio.Future[Any]] = {ready, owner}
-        try:
-            await asyncio.wait(
-                waiters, timeout=self.config.timeout, return_when=asyncio.FIRST_COMPLETED
-            )
-        except BaseException:
-            await self._drop()
-            raise
-        if ready.done():
-            tools = ready.result()
-            self.error = None
-            self._on_tools(self, tools)
-            return tools
-        reason = self._failure(owner)
-        await self._drop()
-        self.error = reason
-        raise self._error(reason)
+    def start(self) -> None:
+        if self._supervisor is None:
+            self._supervisor = asyncio.create_task(self._supervise(), name=f"mcp:{self.name}")
 
-    def _failure(self, owner: asyncio.Task[None]) -> str:
-        if not owner.done():
-            return f"no answer within {self.config.timeout:g} s"
-        if owner.cancelled():
-            return "the connection was closed"
-        exc = owner.exception()
-        return (
-            f"could not connect ({_describe(exc)})" if exc else "the server closed the connection"
+    async def wait_first_attempt(self) -> None:
+        """Until the first connect attempt has succeeded or failed (tests, `jarvis extensions`)."""
+        async with self._changed:
+            await self._changed.wait_for(lambda: self._attempts > 0 or self.state == "closed")
+
+    def reconnect(self) -> None:
+        """Drop the session (if any) and connect at once, backoff reset."""
+        self._restart.set()
+        self._wake.set()
+
+    async def aclose(self) -> None:
+        supervisor, self._supervisor = self._supervisor, None
+        if supervisor is not None:
+            supervisor.cancel()
+            await asyncio.wait({supervisor})
+        self._client = None
+        await self._set_state("closed", self.error)
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        *,
+        limit_sec: float,
+        on_progress: ProgressListener | None = None,
+        retry_undelivered: bool = True,
+        retry_lost: bool = False,
+    ) -> mcp_types.CallToolResult:
+        progressed = asyncio.Event()
+
+        async def report(progress: float, total: float | None, message: str | None) -> None:
+            progressed.set()
+            if on_progress is not None:
+                on_progress(progress, total, message)
+
+        def send(client: Client) -> Awaitable[mcp_types.CallToolResult]:
+            return client.call_tool(name, arguments, progress_callback=report)
+
+        return await self.request(
+            name,
+            send,
+            limit_sec=limit_sec,
+            progressed=progressed,
+            retry_undelivered=retry_undelivered,
+            retry_lost=retry_lost,
         )
 
-    async def _own(self, ready: asyncio.Future[list[mcp_types.Tool]]) -> None:
+    async def request(
+        self,
+        what: str,
+        send: Callable[[Client], Awaitable[_T]],
+        *,
+        limit_sec: float,
+        progressed: asyncio.Event | None = None,
+        retry_undelivered: bool = True,
+        retry_lost: bool = False,
+    ) -> _T:
+        """One request on a live session, healed once if the session turned out dead."""
+        for attempt in (1, 2):
+            client = await self._live_client()
+            try:
+                return await self._send(client, what, send, limit_sec, progressed)
+            except _Undelivered as exc:
+                self._lost(client)
+                if attempt == 2 or not retry_undelivered:
+                    raise self._error(f"{what}: {exc}", mcp_types.CONNECTION_CLOSED) from exc
+            except MCPServerError as exc:
+                if exc.code != mcp_types.CONNECTION_CLOSED or attempt == 2 or not retry_lost:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _send(
+        self,
+        client: Client,
+        what: str,
+        send: Callable[[Client], Awaitable[_T]],
+        limit_sec: float,
+        progressed: asyncio.Event | None,
+    ) -> _T:
+        record = self._record
+        before = (record.undelivered, record.stale_session, record.unauthorized)
         try:
-            async with _open_session(self.config, self._on_message) as client:
-                tools = await _list_all_tools(client)
-                self._client = client
-                ready.set_result(tools)
-                await self._watch_tools(client)
-            _log.info("MCP server %r: connection ended; reopened on the next call", self.name)
+            return await _within(send(client), limit_sec, progressed)
+        except TimeoutError as exc:
+            code = mcp_types.REQUEST_TIMEOUT
+            raise self._error(f"{what}: no answer within {limit_sec:g} s", code) from exc
+        except (ValidationError, RuntimeError) as exc:
+            # The answer arrived but breaks the protocol or the tool's output schema.
+            raise self._error(f"{what}: invalid answer ({describe(exc)})") from exc
         except Exception as exc:
-            if not ready.done():
-                raise
-            _log.warning("MCP server %r: connection ended: %s", self.name, _describe(exc))
+            after = (record.undelivered, record.stale_session, record.unauthorized)
+            if after[2] > before[2]:
+                self._lost(client)
+                raise self._error(f"{what}: {login_hint(self.name)}", 401) from exc
+            if after[0] > before[0] or after[1] > before[1]:
+                raise _Undelivered(describe(exc)) from exc
+            if isinstance(exc, MCPError) and exc.code != mcp_types.CONNECTION_CLOSED:
+                raise self._error(f"{what}: {exc.message} (error {exc.code})", exc.code) from exc
+            self._lost(client)
+            reason = f"{what}: connection lost ({describe(exc)}); reconnecting"
+            raise self._error(reason, mcp_types.CONNECTION_CLOSED) from exc
+
+    async def _live_client(self) -> Client:
+        """The live session, or wait for the next connect attempt (asking for it now)."""
+        deadline = asyncio.get_running_loop().time() + self.config.connect_timeout
+        async with self._changed:
+            while self._client is None or _dispatcher_closed(self._client):
+                if self.state == "closed":
+                    raise self._error("the connection was closed")
+                if self._client is not None:
+                    self._lost(self._client)
+                self._wake.set()
+                left = deadline - asyncio.get_running_loop().time()
+                attempts = self._attempts
+
+                def settled(before: int = attempts) -> bool:
+                    return self._client is not None or self._attempts > before
+
+                try:
+                    async with asyncio.timeout(max(left, 0)):
+                        await self._changed.wait_for(settled)
+                except TimeoutError:
+                    raise self._error(self._not_ready_reason()) from None
+                if self._client is None and self._attempts > attempts:
+                    raise self._error(self.error or "could not connect")
+            return self._client
+
+    def _not_ready_reason(self) -> str:
+        if self.error:
+            return self.error
+        return f"not connected within {self.config.connect_timeout:g} s"
+
+    async def _supervise(self) -> None:
+        failures = 0
+        while True:
+            self._wake.clear()
+            self._restart.clear()
+            lived = await self._run_once()
+            failures = 0 if lived else failures + 1
+            if self.state == "needs_login":
+                await self._wake.wait()  # only `jarvis mcp login` or a reconnect helps
+                continue
+            delay = 0.0 if lived else _BACKOFF_SEC[min(failures - 1, len(_BACKOFF_SEC) - 1)]
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(delay):
+                    await self._wake.wait()
+
+    async def _run_once(self) -> bool:
+        """Connect and serve until the link dies; True if it was connected for a while."""
+        self._record = HttpRecord()
+        auth = self._auth(self.config) if self._auth is not None else None
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                async with asyncio.timeout(self.config.connect_timeout):
+                    client = await stack.enter_async_context(
+                        open_session(
+                            self.config,
+                            on_message=self._on_message,
+                            record=self._record,
+                            stderr_log=self.stderr_log,
+                            hooks=self._hooks,
+                            auth=auth,
+                        )
+                    )
+                    tools = await list_all_tools(client)
+                self.instructions = client.instructions
+                self._client = client
+                self._on_tools(self, tools)
+                await self._set_state("connected", None, attempted=True)
+                await self._watch(client)
+            _log.info("MCP server %r: connection ended; reconnecting", self.name)
+            await self._set_state("reconnecting", "connection lost; reconnecting")
+            return True
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            connected = self._client is not None
+            await self._set_state(*self._failure(exc, connected), attempted=not connected)
+            return connected
         finally:
             self._client = None
+
+    def _failure(self, exc: BaseException, connected: bool) -> tuple[State, str]:
+        if self._record.unauthorized:
+            return "needs_login", login_hint(self.name)
+        if connected:
+            return "reconnecting", f"connection lost ({describe(exc)}); reconnecting"
+        if isinstance(exc, TimeoutError):
+            reason = f"no answer within {self.config.connect_timeout:g} s"
+        else:
+            reason = f"could not connect ({describe(exc)})"
+        said = log_tail(self.stderr_log)
+        return "failed", f"{reason}; stderr: {said}" if said else reason
+
+    async def _watch(self, client: Client) -> None:
+        """Return when the link dies, a restart is asked, or forever while it lives."""
+        watchers = [
+            asyncio.create_task(self._restart.wait()),
+            asyncio.create_task(self._watch_tools(client)),
+            asyncio.create_task(_until_dispatcher_closed(client)),
+        ]
+        try:
+            await asyncio.wait(watchers, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in watchers:
+                task.cancel()
+            await asyncio.wait(watchers)
 
     async def _watch_tools(self, client: Client) -> None:
         """Refetch the tools whenever the server says they changed; return once the link is lost."""
         if client.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            # ponytail: a change between the first listing and the listen ack is only seen at
-            # the next change or reconnect; closing that gap would cost a second listing.
             try:
                 async with client.listen(tools_list_changed=True) as subscription:
                     async for _event in subscription:
-                        self._on_tools(self, await _list_all_tools(client))
-                # No replay after the stream ends: reconnect (and refetch) on the next call.
+                        self._on_tools(self, await list_all_tools(client))
                 return
             except SubscriptionLost:
                 return
             except (MCPError, TimeoutError) as exc:
-                _log.info("MCP server %r streams no tool changes: %s", self.name, _describe(exc))
+                _log.info("MCP server %r streams no tool changes: %s", self.name, describe(exc))
         # Earlier protocol versions notify through the message handler instead.
         while True:
             await self._tools_changed.wait()
             self._tools_changed.clear()
-            self._on_tools(self, await _list_all_tools(client))
+            self._on_tools(self, await list_all_tools(client))
 
     async def _on_message(self, message: IncomingMessage) -> None:
         if isinstance(message, mcp_types.ToolListChangedNotification):
             self._tools_changed.set()
         elif isinstance(message, Exception):
-            _log.debug("MCP server %r transport: %s", self.name, _describe(message))
+            _log.debug("MCP server %r transport: %s", self.name, describe(message))
 
-    async def _lost(self, client: Client) -> None:
+    def _lost(self, client: Client) -> None:
         # Only the session that failed: another call may already have opened a new one.
         if self._client is client:
-            await self._drop()
+            self._client = None  # no call may take it while the supervisor tears it down
+            self._restart.set()
+            self._wake.set()
 
-    async def _drop(self) -> None:
-        """End the owner task; the SDK's shutdown (stdio: close, wait, kill) is itself bounded."""
-        owner, self._owner = self._owner, None
-        self._client = None
-        if owner is None:
-            return
-        owner.cancel()
-        # asyncio.wait, not `await owner`: the caller's own cancellation must still propagate.
-        await asyncio.wait({owner})
-        if not owner.cancelled():
-            owner.exception()  # retrieved: a failed connect was already reported
+    async def _set_state(self, state: State, error: str | None, *, attempted: bool = False) -> None:
+        async with self._changed:
+            self.state, self.error = state, error
+            self._attempts += attempted
+            self._changed.notify_all()
+        if self._on_state is not None:
+            self._on_state(self)
 
     def _error(self, reason: str, code: int | None = None) -> MCPServerError:
         return MCPServerError(self.name, reason, code=code)
 
 
-@contextlib.asynccontextmanager
-async def _open_session(
-    config: MCPServerConfig, on_message: MessageHandlerFnT
-) -> AsyncIterator[Client]:
-    async with contextlib.AsyncExitStack() as stack:
-        client = Client(
-            await _transport(config, stack),
-            read_timeout_seconds=config.timeout,
-            message_handler=on_message,
-            # Tools are listed only on connect and on change, so a response cache adds nothing.
-            cache=None,
-        )
-        yield await stack.enter_async_context(client)
+async def _within(work: Awaitable[_T], limit_sec: float, progressed: asyncio.Event | None) -> _T:
+    """Await `work`; time out after `limit_sec` seconds without an answer or a progress report."""
+    task = asyncio.ensure_future(work)
+    try:
+        while True:
+            done, _ = await asyncio.wait({task}, timeout=limit_sec)
+            if done:
+                return task.result()
+            if progressed is None or not progressed.is_set():
+                raise TimeoutError
+            progressed.clear()
+    finally:
+        if not task.done():
+            task.cancel()
+            await asyncio.wait({task})
 
 
-async def _transport(
-    config: MCPServerConfig, stack: contextlib.AsyncExitStack
-) -> Transport | StdioServerParameters:
-    if config.transport == "stdio":
-        program, *args = config.command
-        return StdioServerParameters(command=program, args=args, env=config.env or None)
-    assert config.url is not None  # the config validator requires it
-    # Response streams stay open for long, so only connect/write/pool get the short timeout.
-    if config.transport == "sse":
-        return sse_client(
-            config.url,
-            headers=config.http_headers(),
-            timeout=config.timeout,
-            sse_read_timeout=_STREAM_READ_TIMEOUT_SEC,
-        )
-    timeout = httpx2.Timeout(config.timeout, read=_STREAM_READ_TIMEOUT_SEC)
-    http = await stack.enter_async_context(
-        httpx2.AsyncClient(headers=config.http_headers(), timeout=timeout)
-    )
-    return streamable_http_client(config.url, http_client=http)
+def _dispatcher_closed(client: Client) -> bool:
+    # The SDK marks its dispatcher closed on EOF but has no public flag or event for it.
+    dispatcher = getattr(client.session, "_dispatcher", None)
+    return bool(getattr(dispatcher, "_closed", False))
 
 
-async def _list_all_tools(client: Client) -> list[mcp_types.Tool]:
+async def _until_dispatcher_closed(client: Client) -> None:
+    while not _dispatcher_closed(client):  # noqa: ASYNC110 - the SDK offers no event to wait on
+        await asyncio.sleep(_DEATH_TICK_SEC)
+
+
+async def list_all_tools(client: Client) -> list[mcp_types.Tool]:
     tools: list[mcp_types.Tool] = []
     cursor: str | None = None
-    for _ in range(_MAX_TOOL_PAGES):
+    for _ in range(_MAX_PAGES):
         page = await client.list_tools(cursor=cursor)
         tools.extend(page.tools)
         cursor = page.next_cursor
@@ -261,15 +399,11 @@ async def _list_all_tools(client: Client) -> list[mcp_types.Tool]:
     return tools
 
 
-def _mcp_reason(exc: MCPError, timeout: float) -> str:
-    if exc.code == mcp_types.REQUEST_TIMEOUT:
-        return f"no answer within {timeout:g} s"
-    if exc.code == mcp_types.CONNECTION_CLOSED:
-        return "connection lost; it is reopened on the next call"
-    return f"{exc.message} (error {exc.code})"
+def login_hint(server: str) -> str:
+    return f"the server asks for sign-in (401); run `jarvis mcp login {server}`"
 
 
-def _describe(exc: BaseException) -> str:
+def describe(exc: BaseException) -> str:
     """The innermost cause, not the task group wrapped around it."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Literal, Self
+from typing import Any, Final, Literal, Self
 from urllib.parse import urlsplit
 
 from pydantic import (
@@ -21,6 +21,8 @@ from pydantic import (
 MCP_SERVERS_SETTING = "JARVIS_MCP_SERVERS"
 
 _NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+# Like the built-ins' caps: a 2 MB file read must not reach the model whole.
+RESULT_CHARS: Final = 25_000
 
 
 class MCPConfigError(ValueError):
@@ -46,10 +48,49 @@ class MCPServerConfig(BaseModel):
         None, description="sse/http: sent as `Authorization: Bearer …` (wins over `headers`)."
     )
     headers: dict[str, str] = Field(default_factory=dict, description="sse/http: extra headers.")
-    timeout: float = Field(30.0, gt=0, description="Seconds for connect+list, and for each call.")
-    require_approval: bool | list[str] = Field(
-        True, description="true: every tool asks first; false: none; a list: those tool names."
+    connect_timeout: float = Field(30.0, gt=0, description="Seconds for connect + first listing.")
+    call_timeout: float = Field(
+        120.0, gt=0, description="Seconds a call may stay silent (progress restarts the clock)."
     )
+    tool_timeouts: dict[str, float] = Field(
+        default_factory=dict, description="Per-tool call timeouts (the server's own tool names)."
+    )
+    auto_approve: list[str] = Field(
+        default_factory=list,
+        description="Tools (own names, or '*') that run without asking; every other tool asks, "
+        "including ones the server adds later.",
+    )
+    replace_builtins: list[str] = Field(
+        default_factory=list,
+        description="Built-in tools this server's tools take over (hidden from the model).",
+    )
+    max_result_chars: int = Field(
+        RESULT_CHARS, ge=1000, description="Longest text a call returns to the model."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_keys(cls, data: Any) -> Any:
+        """`timeout` sets both timeouts; `require_approval` lists failed open, so it is gone."""
+        if not isinstance(data, dict) or not ({"timeout", "require_approval"} & data.keys()):
+            return data
+        data = dict(data)
+        timeout = data.pop("timeout", None)
+        if timeout is not None:
+            data.setdefault("connect_timeout", timeout)
+            data.setdefault("call_timeout", timeout)
+        if "require_approval" in data and data.pop("require_approval") is not True:
+            raise ValueError(
+                "'require_approval' was replaced by 'auto_approve: [tool, ...]' "
+                "(tools not listed ask first, including ones added later)"
+            )
+        return data
+
+    def auto_approves(self, tool: str) -> bool:
+        return "*" in self.auto_approve or tool in self.auto_approve
+
+    def call_timeout_for(self, tool: str) -> float:
+        return self.tool_timeouts.get(tool, self.call_timeout)
 
     @field_validator("name")
     @classmethod

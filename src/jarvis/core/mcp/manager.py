@@ -1,20 +1,41 @@
-"""All configured MCP servers: connected concurrently, their tools kept in the registry."""
+"""All configured MCP servers: connected in the background, their tools kept in the registry.
+
+Start-up never waits: each server connects in its own task and its tools register the moment it
+is ready (its status says "connecting" until then). Tools are registered as `<server>__<tool>`
+(see `names.py`), so servers never hide each other or a built-in; a server may take over named
+built-ins only through its `replace_builtins` setting, and the status says what it shadows.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
 
 import mcp_types
 
 from jarvis.common.logging import get_logger
-from jarvis.core.mcp.client import MCPConnection, MCPServerError
+from jarvis.core.mcp.client import AuthFactory, MCPConnection, State
 from jarvis.core.mcp.config import MCPServerConfig, check_unique_names
+from jarvis.core.mcp.names import NameTable
 from jarvis.core.mcp.tools import MCPTool
+from jarvis.core.mcp.transport import ClientHooks
 from jarvis.core.tools.registry import ToolRegistry
 
 _log = get_logger("jarvis.mcp")
+
+# "broken": the config entry could not be read, so there is no connection at all.
+StatusState = State | Literal["broken"]
+StatusListener = Callable[["ServerStatus"], None]
+
+
+@dataclass(frozen=True)
+class ToolInfo:
+    name: str  # what the model calls
+    own_name: str  # the server's name for it
+    description: str
 
 
 @dataclass(frozen=True)
@@ -22,95 +43,181 @@ class ServerStatus:
     """One server as `jarvis extensions` and the HUD show it."""
 
     name: str
-    ok: bool
-    tool_count: int
+    state: StatusState
+    tools: tuple[ToolInfo, ...] = ()
+    shadows: tuple[str, ...] = ()
     error: str | None = None
+    log: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.state == "connected"
+
+    @property
+    def tool_count(self) -> int:
+        return len(self.tools)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "state": self.state,
+            "tools": [t.__dict__ for t in self.tools],
+            "shadows": list(self.shadows),
+            "error": self.error,
+            "log": self.log,
+        }
+
+
+@dataclass(frozen=True)
+class ConfigProblem:
+    """A server entry that could not be read: where it is and what is wrong."""
+
+    name: str
+    where: str  # e.g. "config.yaml: mcpServers.files"
+    error: str
+
+
+@dataclass
+class _Server:
+    connection: MCPConnection
+    tools: list[MCPTool] = field(default_factory=list)
 
 
 class MCPManager:
-    """Connects servers, registers their tools, follows config changes.
-
-    A server that fails or times out is skipped and reported in `status()`; it never holds up
-    the others, whose tools register as soon as each one is connected. When two servers expose
-    one tool name, the server later in the configuration wins.
-    """
-
-    def __init__(self, registry: ToolRegistry) -> None:
+    def __init__(
+        self,
+        registry: ToolRegistry,
+        *,
+        log_dir: Path | None = None,
+        hooks: ClientHooks | None = None,
+        auth: AuthFactory | None = None,
+        on_status: StatusListener | None = None,
+    ) -> None:
         self._registry = registry
-        self._connections: dict[str, MCPConnection] = {}
-        self._tools: dict[str, list[MCPTool]] = {}
-        # Config order, which decides who wins a shared tool name.
+        self._log_dir = log_dir
+        self._hooks = hooks
+        self._auth = auth
+        self._on_status = on_status
+        self._servers: dict[str, _Server] = {}
+        self._problems: dict[str, ConfigProblem] = {}
         self._order: list[str] = []
 
-    async def start(self, configs: Sequence[MCPServerConfig]) -> None:
-        """Connect every server at once; returns when each is connected or given up on."""
-        await self.apply(configs)
+    async def start(
+        self, configs: Sequence[MCPServerConfig], problems: Sequence[ConfigProblem] = ()
+    ) -> None:
+        """Begin connecting every server; returns at once (see `wait_ready`)."""
+        await self.apply(configs, problems)
 
-    async def apply(self, configs: Sequence[MCPServerConfig]) -> None:
-        """Reconnect changed (or failed) servers, drop removed ones, add new ones."""
+    async def apply(
+        self, configs: Sequence[MCPServerConfig], problems: Sequence[ConfigProblem] = ()
+    ) -> None:
+        """Reconnect changed servers, drop removed ones, start new ones; never waits for them."""
         check_unique_names(configs)
         wanted = {config.name: config for config in configs}
-        self._order = list(wanted)
-        removed = [name for name in self._connections if name not in wanted]
-        todo = [config for config in configs if self._needs_connect(config)]
-        await asyncio.gather(
-            *(self._remove(name) for name in removed), *(self._connect(config) for config in todo)
-        )
-        self._publish()
+        self._problems = {p.name: p for p in problems if p.name not in wanted}
+        self._order = [*wanted, *self._problems]
+        removed = [name for name in self._servers if name not in wanted]
+        await asyncio.gather(*(self._remove(name) for name in removed))
+        for config in configs:
+            current = self._servers.get(config.name)
+            if current is None or current.connection.config != config:
+                await self._replace(config)
+            elif current.connection.state in ("failed", "needs_login"):
+                current.connection.reconnect()
+
+    async def wait_ready(self) -> None:
+        """Until every server's first connect attempt has ended (either way)."""
+        servers = list(self._servers.values())
+        await asyncio.gather(*(s.connection.wait_first_attempt() for s in servers))
+
+    def reconnect(self, name: str | None = None) -> list[str]:
+        """Reconnect one server (or all); returns the names asked."""
+        names = [name] if name is not None else list(self._servers)
+        for each in names:
+            server = self._servers.get(each)
+            if server is None:
+                raise KeyError(each)
+            server.connection.reconnect()
+        return names
+
+    def connection(self, name: str) -> MCPConnection | None:
+        server = self._servers.get(name)
+        return server.connection if server else None
+
+    def connections(self) -> list[MCPConnection]:
+        return [self._servers[n].connection for n in self._order if n in self._servers]
 
     def status(self) -> list[ServerStatus]:
+        out: list[ServerStatus] = []
+        for name in self._order:
+            if name in self._servers:
+                out.append(self._status(self._servers[name]))
+            elif name in self._problems:
+                problem = self._problems[name]
+                out.append(ServerStatus(name, "broken", error=f"{problem.where}: {problem.error}"))
+        return out
+
+    def instructions(self) -> list[tuple[str, str]]:
+        """(server, instructions) of connected servers that gave any, for the system prompt."""
         return [
-            self._status(self._connections[name])
-            for name in self._order
-            if name in self._connections
+            (c.name, c.instructions)
+            for c in self.connections()
+            if c.state == "connected" and c.instructions
         ]
 
     async def aclose(self) -> None:
-        await asyncio.gather(*(self._remove(name) for name in list(self._connections)))
+        await asyncio.gather(*(self._remove(name) for name in list(self._servers)))
         self._order = []
 
-    def _needs_connect(self, config: MCPServerConfig) -> bool:
-        current = self._connections.get(config.name)
-        return current is None or current.config != config or current.error is not None
-
-    async def _connect(self, config: MCPServerConfig) -> None:
-        old = self._connections.pop(config.name, None)
-        if old is not None:
-            await old.aclose()
-        self._tools.pop(config.name, None)
-        connection = MCPConnection(config, on_tools=self._register)
-        self._connections[config.name] = connection
-        try:
-            await connection.connect()
-        except MCPServerError as exc:
-            _log.warning("%s; its tools are skipped", exc)
-            self._publish()
+    async def _replace(self, config: MCPServerConfig) -> None:
+        if config.name in self._servers:
+            await self._remove(config.name)
+        log = self._log_dir / f"{config.name}.log" if self._log_dir else None
+        connection = MCPConnection(
+            config,
+            on_tools=self._register,
+            on_state=self._state_changed,
+            stderr_log=log,
+            hooks=self._hooks,
+            auth=self._auth,
+        )
+        self._servers[config.name] = _Server(connection)
+        connection.start()
 
     async def _remove(self, name: str) -> None:
-        connection = self._connections.pop(name)
-        self._tools.pop(name, None)
-        await connection.aclose()
+        server = self._servers.pop(name)
         self._registry.replace_layer("mcp", [], owner=name)
+        self._registry.hide_builtins(name, ())
+        await server.connection.aclose()
 
-    def _register(self, connection: MCPConnection, tools: list[mcp_types.Tool]) -> None:
+    def _register(self, connection: MCPConnection, specs: list[mcp_types.Tool]) -> None:
         """Called on every fresh tool list: a connect, a reconnect or a list-changed event."""
-        if self._connections.get(connection.name) is not connection:
+        server = self._servers.get(connection.name)
+        if server is None or server.connection is not connection:
             return  # a replaced connection's late news
-        self._tools[connection.name] = [MCPTool(connection, spec) for spec in tools]
-        self._publish()
+        table = NameTable(connection.name, [spec.name for spec in specs])
+        server.tools = [MCPTool(connection, spec, table.exposed(spec.name)) for spec in specs]
+        self._registry.replace_layer("mcp", server.tools, owner=connection.name)
+        self._registry.hide_builtins(connection.name, self._shadows(server))
+        self._state_changed(connection)
 
-    def _publish(self) -> None:
-        """Each server's tools, less the names a later server claims."""
-        claimed: set[str] = set()
-        for name in reversed(self._order):
-            tools = self._tools.get(name, [])
-            visible = [tool for tool in tools if tool.name not in claimed]
-            shadowed = sorted({tool.name for tool in tools} & claimed)
-            if shadowed:
-                _log.warning("MCP server %r: %s hidden by a later server", name, shadowed)
-            claimed.update(tool.name for tool in tools)
-            self._registry.replace_layer("mcp", visible, owner=name)
+    def _shadows(self, server: _Server) -> tuple[str, ...]:
+        wanted = set(server.connection.config.replace_builtins)
+        return tuple(sorted({tool.own_name for tool in server.tools} & wanted))
 
-    def _status(self, connection: MCPConnection) -> ServerStatus:
-        count = len(self._tools.get(connection.name, []))
-        return ServerStatus(connection.name, connection.error is None, count, connection.error)
+    def _state_changed(self, connection: MCPConnection) -> None:
+        server = self._servers.get(connection.name)
+        if server is None or server.connection is not connection:
+            return
+        if connection.state in ("failed", "needs_login") and connection.error:
+            _log.warning("MCP server %r: %s", connection.name, connection.error)
+        if self._on_status is not None:
+            self._on_status(self._status(server))
+
+    def _status(self, server: _Server) -> ServerStatus:
+        connection = server.connection
+        tools = tuple(ToolInfo(t.name, t.own_name, t.summary) for t in server.tools)
+        log = str(connection.stderr_log) if connection.stderr_log else None
+        return ServerStatus(
+            connection.name, connection.state, tools, self._shadows(server), connection.error, log
+        )

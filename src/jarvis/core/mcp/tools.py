@@ -1,30 +1,40 @@
-"""An MCP server's tool as a Jarvis tool, and the mapping of its results.
+"""An MCP server's tool as a Jarvis tool.
 
-The tool's name is the MCP tool's own name (what the model sees and rules match); the server
-is kept on `source`. When two servers expose one name, the server later in the configuration
-wins (see `MCPManager`).
+The model sees `<server>__<tool>` (see `names.py`): two instances of one server never hide each
+other, a server tool named `bash` never takes the place of (or is judged as) the shell, and
+rules are keyed by that name, i.e. by server + tool. The description says where the tool comes
+from. Approval fails closed: only tools listed in the server's `auto_approve` skip asking.
+
+Annotations are hints the server gives: `destructiveHint` puts the irreversible warning on the
+approval, `readOnlyHint` lets a call run beside others. Every other call to one server waits for
+the one before it, since servers like `server-filesystem` race on concurrent writes.
 """
 
 from __future__ import annotations
 
-import json
-from typing import Any, assert_never
+from typing import Any
 
 import mcp_types
 
+from jarvis.agent_layer.events import ToolProgress
 from jarvis.agent_layer.tools import ToolResult
-from jarvis.core.mcp.client import MCPConnection, MCPServerError
+from jarvis.core.mcp.client import MCPConnection, MCPServerError, ProgressListener
+from jarvis.core.mcp.results import to_tool_result
 from jarvis.core.tools.base import Tool, ToolEnv, ToolSource
 
 
 class MCPTool(Tool):
     """One tool of one MCP server, called through that server's connection."""
 
-    def __init__(self, connection: MCPConnection, spec: mcp_types.Tool) -> None:
+    def __init__(self, connection: MCPConnection, spec: mcp_types.Tool, exposed: str) -> None:
         # Tool declares these as ClassVars; an MCP tool is only known at run time.
-        self.name = spec.name  # type: ignore[misc]
-        self.description = spec.description or spec.title or ""  # type: ignore[misc]
+        self.name = exposed  # type: ignore[misc]
+        self.own_name = spec.name
+        self.description = describe(connection.name, spec)  # type: ignore[misc]
         self.parameters = spec.input_schema  # type: ignore[misc]
+        hints = spec.annotations or mcp_types.ToolAnnotations()
+        self.read_only = hints.read_only_hint is True
+        self.destructive = hints.destructive_hint is True and not self.read_only  # type: ignore[misc]
         self._connection = connection
         self._source = ToolSource(kind="mcp", name=connection.name)
 
@@ -33,69 +43,54 @@ class MCPTool(Tool):
         return self._source
 
     @property
+    def server(self) -> str:
+        return self._connection.name
+
+    @property
+    def summary(self) -> str:
+        """The server's own description (without the origin line)."""
+        return self.description.split("\n", 1)[1] if "\n" in self.description else ""
+
+    @property
     def requires_approval(self) -> bool:
-        rule = self._connection.config.require_approval
-        return rule if isinstance(rule, bool) else self.name in rule
+        return not self._connection.config.auto_approves(self.own_name)
 
     async def execute(self, call_id: str, args: dict[str, Any], env: ToolEnv) -> ToolResult:
+        config = self._connection.config
         try:
-            result = await self._connection.call_tool(self.name, args)
+            async with self._connection.order.turn(shared=self.read_only):
+                result = await self._connection.call_tool(
+                    self.own_name,
+                    args,
+                    limit_sec=config.call_timeout_for(self.own_name),
+                    on_progress=self._progress_listener(call_id, env),
+                    retry_undelivered=True,
+                    retry_lost=self.read_only,
+                )
         except MCPServerError as exc:
             return ToolResult(content=str(exc), is_error=True, details={"mcp_code": exc.code})
-        return to_tool_result(result)
+        return to_tool_result(result, config.max_result_chars)
+
+    def _progress_listener(self, call_id: str, env: ToolEnv) -> ProgressListener | None:
+        emit = env.call.emit
+        if emit is None:
+            return None
+
+        def report(progress: float, total: float | None, message: str | None) -> None:
+            event = ToolProgress(
+                tool_call_id=call_id,
+                tool_name=self.name,
+                progress=progress,
+                total=total,
+                message=message or "",
+            )
+            emit(event)
+
+        return report
 
 
-def to_tool_result(result: mcp_types.CallToolResult) -> ToolResult:
-    """Text blocks joined, other blocks as short notes, structured content when it adds news."""
-    text = "\n".join(_render(block) for block in result.content)
-    details: dict[str, Any] = {}
-    structured = result.structured_content
-    if structured is not None:
-        details["structured_content"] = structured
-        if not _same_as_text(structured, text):
-            rendered = json.dumps(structured, ensure_ascii=False)
-            text = f"{text}\n{rendered}" if text else rendered
-    return ToolResult(content=text, is_error=result.is_error, details=details)
-
-
-def _render(block: mcp_types.ContentBlock) -> str:
-    match block:
-        case mcp_types.TextContent():
-            return block.text
-        case mcp_types.ImageContent() | mcp_types.AudioContent():
-            return f"[{block.type}: {block.mime_type}, {_decoded_size(block.data)} bytes]"
-        case mcp_types.ResourceLink():
-            return f"[resource link: {block.uri} ({block.name})]"
-        case mcp_types.EmbeddedResource():
-            return _render_resource(block.resource)
-        case _:
-            assert_never(block)
-
-
-def _render_resource(
-    resource: mcp_types.TextResourceContents | mcp_types.BlobResourceContents,
-) -> str:
-    if isinstance(resource, mcp_types.TextResourceContents):
-        return f"[resource: {resource.uri}]\n{resource.text}"
-    mime = resource.mime_type or "application/octet-stream"
-    return f"[resource: {resource.uri}, {mime}, {_decoded_size(resource.blob)} bytes]"
-
-
-def _decoded_size(base64_text: str) -> int:
-    data = base64_text.strip()
-    return len(data) * 3 // 4 - data[-2:].count("=")
-
-
-def _same_as_text(structured: Any, text: str) -> bool:
-    try:
-        parsed: Any = json.loads(text)
-    except ValueError:
-        parsed = text
-    if parsed == structured:
-        return True
-    # MCPServer wraps a plain return value as {"result": value} beside its text form.
-    return (
-        isinstance(structured, dict)
-        and structured.keys() == {"result"}
-        and structured["result"] in (parsed, text)
-    )
+def describe(server: str, spec: mcp_types.Tool) -> str:
+    """The origin first, so the model (and a person reading the tool list) knows whose it is."""
+    own = spec.description or spec.title or ""
+    origin = f"[MCP server '{server}', tool '{spec.name}']"
+    return f"{origin}\n{own}" if own else origin

@@ -129,6 +129,9 @@ def pattern_refusal(tokens: tuple[str, ...]) -> str | None:
 
 def _flag_refusal(policy: ProgramPolicy, argv: tuple[str, ...]) -> Refusal | None:
     subcommand: str | None = None
+    # A flag's verdict depends only on the word, the subcommand and the next word: one seen
+    # before with the same three passed already (`-x -x -x …` is checked once, not 33,000 times).
+    passed: set[tuple[str, str | None, str]] = set()
     index = 1
     while index < len(argv):
         word = argv[index]
@@ -138,19 +141,30 @@ def _flag_refusal(policy: ProgramPolicy, argv: tuple[str, ...]) -> Refusal | Non
             subcommand = word if subcommand is None else subcommand
             index += 1
             continue
-        tables = [policy.flags, policy.subcommands.get(subcommand or "", {})]
-        if subcommand is None:
-            tables.append(policy.global_flags)
-        for table in tables:
-            found = _match(table, word, policy.clusters)
-            if found is not None and not _to_stdout(found, word, argv, index):
-                return Refusal(found[0], word, index)
-        if _takes_path(policy, word):
-            value = _attached(word) or (argv[index + 1] if index + 1 < len(argv) else "")
-            if is_outside_workspace(value):
-                return Refusal("outside_workspace", word, index)
+        seen = (word, subcommand, _next(argv, index))
+        if seen not in passed:
+            refusal = _word_refusal(policy, subcommand, argv, index)
+            if refusal is not None:
+                return refusal
+            passed.add(seen)
         skip = subcommand is None and word in policy.valued
         index += 2 if skip else 1
+    return None
+
+
+def _word_refusal(
+    policy: ProgramPolicy, subcommand: str | None, argv: tuple[str, ...], index: int
+) -> Refusal | None:
+    word = argv[index]
+    tables = [policy.flags, policy.subcommands.get(subcommand or "", {})]
+    if subcommand is None:
+        tables.append(policy.global_flags)
+    for table in tables:
+        found = _match(table, word, policy.clusters)
+        if found is not None and not _to_stdout(found, word, argv, index):
+            return Refusal(found[0], word, index)
+    if _takes_path(policy, word) and is_outside_workspace(_attached(word) or _next(argv, index)):
+        return Refusal("outside_workspace", word, index)
     return None
 
 

@@ -23,6 +23,10 @@ class Gate:
         self.audit = audit
         self.language = language
 
+    @property
+    def unattended(self) -> bool:
+        return self.sandbox.unattended
+
     async def check(self, tool: Tool, call: ToolCall, ctx: ToolCallContext) -> GateVerdict:
         try:
             decision = await self.sandbox.decide(tool, call, ctx)

@@ -9,7 +9,7 @@ from typing import Any, ClassVar, Literal
 from jarvis.agent_layer.tools import ExecutionMode, ToolCallContext, ToolResult
 from jarvis.model_layer.messages import ToolSpec
 
-SourceKind = Literal["builtin", "user", "mcp", "procedure"]
+SourceKind = Literal["builtin", "user", "mcp", "procedure", "agent"]
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -42,17 +43,23 @@ class GatedTools:
         workspace: Path,
         gate: ToolGate | None = None,
         visible: set[str] | None = None,
+        hidden: frozenset[str] = frozenset(),
     ) -> None:
         self._registry = registry
         self._workspace = workspace
         self._gate = gate
         self._visible = visible
+        # Boundaries: `never` tools everywhere, `ask` tools too in unattended runs.
+        self._hidden = hidden
+
+    def _shown(self, name: str) -> bool:
+        return name not in self._hidden and (self._visible is None or name in self._visible)
 
     def _tools(self) -> list[Tool]:
         tools = self._registry.tools()
-        if self._visible is None:
+        if self._visible is None and not self._hidden:
             return tools
-        return [tool for tool in tools if tool.name in self._visible]
+        return [tool for tool in tools if self._shown(tool.name)]
 
     def specs(self) -> list[ToolSpec]:
         return [tool.spec() for tool in self._tools()]
@@ -63,7 +70,7 @@ class GatedTools:
 
     async def execute(self, call: ToolCall, ctx: ToolCallContext) -> ToolResult:
         tool = self._registry.get(call.name)
-        if tool is None or (self._visible is not None and call.name not in self._visible):
+        if tool is None or not self._shown(call.name):
             return ToolResult(content=f"unknown tool: {call.name}", is_error=True)
         if call.arguments_error is not None:
             return ToolResult(
@@ -73,6 +80,9 @@ class GatedTools:
             )
         if self._gate is None:
             return await self._run(tool, call, ctx)
+        if getattr(self._gate, "unattended", False) and not ctx.unattended:
+            # What a tool starts (a sub-agent) must know nobody watches this run.
+            ctx = dataclasses.replace(ctx, unattended=True)
         verdict = await self._gate.check(tool, call, ctx)
         if verdict.refusal is not None:
             return verdict.refusal

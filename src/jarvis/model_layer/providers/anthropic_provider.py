@@ -23,7 +23,7 @@ from jarvis.model_layer.events import (
     ThinkingDelta,
     ToolCallEvent,
 )
-from jarvis.model_layer.messages import LLMContext, Message, ToolSpec, Usage
+from jarvis.model_layer.messages import ImagePart, LLMContext, Message, ToolSpec, Usage
 from jarvis.model_layer.provider import Provider
 from jarvis.model_layer.providers._common import (
     classify_sdk_error,
@@ -59,10 +59,13 @@ def _blocks(message: Message) -> tuple[str, list[dict[str, Any]]]:
     if message.role == "user":
         return "user", [{"type": "text", "text": message.content}]
     if message.role == "tool":
+        content: str | list[dict[str, Any]] = message.content
+        if message.images:
+            content = [{"type": "text", "text": message.content}, *map(_image, message.images)]
         result = {
             "type": "tool_result",
             "tool_use_id": message.tool_call_id,
-            "content": message.content,
+            "content": content,
             "is_error": message.is_error,
         }
         return "user", [result]
@@ -75,6 +78,11 @@ def _blocks(message: Message) -> tuple[str, list[dict[str, Any]]]:
     )
     # The API rejects an assistant turn with no content blocks.
     return "assistant", blocks or [{"type": "text", "text": "(no content)"}]
+
+
+def _image(image: ImagePart) -> dict[str, Any]:
+    source = {"type": "base64", "media_type": image.mime_type, "data": image.data}
+    return {"type": "image", "source": source}
 
 
 def to_anthropic_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:

@@ -76,6 +76,7 @@ class OpenAIProvider(Provider):
             max_retries=0,  # `_with_retries` owns retrying (see the module docstring)
         )
         self._no_stream_with_tools: set[str] = set()
+        self._images = settings.sends_images()
 
     @classmethod
     def from_settings(cls, settings: ModelSettings, language: Language = "ko") -> OpenAIProvider:
@@ -115,7 +116,10 @@ class OpenAIProvider(Provider):
     def _request(
         self, model: str, ctx: LLMContext, options: StreamOptions | None
     ) -> dict[str, Any]:
-        request: dict[str, Any] = {"model": model, "messages": to_openai_messages(ctx)}
+        request: dict[str, Any] = {
+            "model": model,
+            "messages": to_openai_messages(ctx, images=self._images),
+        }
         if ctx.tools:
             request["tools"] = to_openai_tools(ctx.tools)
             if self.settings.tool_choice != "off":

@@ -21,6 +21,7 @@ from openai.types.chat.chat_completion_chunk import ChoiceDelta
 from jarvis.model_layer.events import StreamEvent, TextDelta, ThinkingDelta, ToolCallEvent
 from jarvis.model_layer.messages import (
     AssistantMessage,
+    ImagePart,
     LLMContext,
     Message,
     ToolCall,
@@ -33,12 +34,28 @@ from jarvis.model_layer.providers._common import parse_tool_call
 _LENGTH_REASONS = frozenset({"length", "max_tokens", "model_length"})
 
 
-def to_openai_messages(ctx: LLMContext) -> list[dict[str, Any]]:
+def to_openai_messages(ctx: LLMContext, *, images: bool = False) -> list[dict[str, Any]]:
+    """`images`: tool images follow their results as one user message of image parts (a tool
+    message carries only text, and nothing may come between one round's tool messages)."""
     messages: list[dict[str, Any]] = []
     if ctx.system_prompt:
         messages.append({"role": "system", "content": ctx.system_prompt})
-    messages.extend(_message(m) for m in ctx.messages)
+    pending: list[dict[str, Any]] = []
+    for message in ctx.messages:
+        if pending and message.role != "tool":
+            messages.append({"role": "user", "content": pending})
+            pending = []
+        messages.append(_message(message))
+        if images and message.role == "tool":
+            pending.extend(_image_part(image) for image in message.images)
+    if pending:
+        messages.append({"role": "user", "content": pending})
     return messages
+
+
+def _image_part(image: ImagePart) -> dict[str, Any]:
+    url = f"data:{image.mime_type};base64,{image.data}"
+    return {"type": "image_url", "image_url": {"url": url}}
 
 
 def _message(message: Message) -> dict[str, Any]:

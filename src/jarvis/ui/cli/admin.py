@@ -13,8 +13,10 @@ import typer
 
 from jarvis.agent_layer.tools import ToolCallContext
 from jarvis.app.infra import AppAssembly
+from jarvis.app.mcp_config import server_set
 from jarvis.app.settings import SettingsError
 from jarvis.model_layer.messages import ToolCall
+from jarvis.ui.cli.mcp_status import status_lines
 
 T = TypeVar("T")
 approvals = typer.Typer(help="Remembered approval rules.", no_args_is_help=True)
@@ -186,13 +188,14 @@ def extensions() -> None:
 
 async def _extensions(app: AppAssembly) -> None:
     app.extensions.initial_load()
-    await app.mcp.start(app.settings.mcp_servers)
+    servers = server_set(app.settings)
+    await app.mcp.start(servers.configs, servers.problems)
     try:
         for row in app.extensions.status():
             mark = "ok " if row.ok else "ERR"
             typer.echo(f"{mark} {row.kind:<6} {row.name:<24} {row.file}  {row.detail}".rstrip())
-        for server in app.mcp.status():
-            detail = f"{server.tool_count} tools" if server.ok else server.error
-            typer.echo(f"{'ok ' if server.ok else 'ERR'} mcp    {server.name:<24} {detail}")
+        await app.mcp.wait_ready()
+        for line in status_lines(app.mcp.status(), app.settings.language):
+            typer.echo(line)
     finally:
         await app.mcp.aclose()

@@ -1,27 +1,23 @@
-"""The terminal approval channel: asks inline; a = ALLOW (Enter too), A = ALWAYS, d = DENY."""
+"""The terminal approval channel: asks inline; a = ALLOW (Enter too), A = ALWAYS, d = DENY, and
+any other line is an answer in words (a negation denies; see core/approvals/words.py)."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
 
+from jarvis.app.approval_words import reply_classifier
 from jarvis.common.i18n import Language, t
 from jarvis.core.approvals.channel import ApprovalChannel
 from jarvis.core.approvals.pending import PendingApprovalStore, Status
 from jarvis.core.approvals.request import ApprovalRequest
+from jarvis.core.approvals.words_answer import answer_in_words
 
 if TYPE_CHECKING:
     from jarvis.ui.cli.chat import ChatRepl
 
 _KEYS = {"": "allow", "a": "allow", "A": "always", "d": "deny", "D": "deny"}
-_LABELS = {"allow": "a/Enter = 한 번 허용", "always": "A = 항상 허용", "deny": "d = 거부"}
-_RESOLVED = {
-    "allow": "✓ 허용",
-    "always": "✓ 항상 허용",
-    "deny": "✗ 거부",
-    "timeout": "⏱ 시간 초과로 거부",
-    "cancelled": "✗ 취소",
-}
 
 
 class TerminalApprovalChannel(ApprovalChannel):
@@ -30,44 +26,82 @@ class TerminalApprovalChannel(ApprovalChannel):
         self.store = store
         self._tasks: set[asyncio.Task[object]] = set()
 
+    @property
+    def lang(self) -> Language:
+        return self.repl.builder.app.settings.language
+
     async def deliver(self, request: ApprovalRequest) -> bool:
-        render = self.repl.render
-        lang = self.repl.builder.app.settings.language
+        render, lang = self.repl.render, self.lang
         shown = render.shown
-        render.line(f"⚡ 승인 요청 · {shown(request.tool)} ({shown(request.source)})")
+        tool, source = shown(request.tool), shown(request.source)
+        # A sub-agent's or an asked agent's request says who asks (main › planner).
+        who = " · " + " › ".join(request.agent_path) if len(request.agent_path) > 1 else ""
+        render.line(t("terminal.approval.title", lang, tool=tool, source=source) + shown(who))
         for arg in request.args:
-            note = f"  (원래 {arg.original_length}자 중 일부만 표시)" if arg.shortened else ""
+            length = arg.original_length
+            note = t("terminal.approval.shortened", lang, length=length) if arg.shortened else ""
             render.line(f"    {shown(arg.key)}: {shown(arg.value, lang)}{note}")
         if request.irreversible:
-            render.line("    ⚠ 되돌릴 수 없는 작업입니다.")
+            render.line(t("terminal.approval.irreversible", lang))
         for code in request.warnings:
             render.line(f"    {_explained(f'approval.warning.{code}', lang, f'⚠ {code}')}")
         if request.pattern is not None:
-            render.line(
-                f"    항상 허용하면 저장될 규칙: {shown(request.tool)} {shown(request.pattern)}"
-            )
+            pattern = shown(request.pattern)
+            render.line(t("terminal.approval.rule", lang, tool=tool, pattern=pattern))
         elif request.no_always_reason:
             code = request.no_always_reason
             reason = _explained(f"approval.no_always.{code}", lang, shown(code))
             render.line(f"    {t('approval.no_always', lang, reason=reason)}")
-        choices = " · ".join(_LABELS[o] for o in request.options)
-        render.write(f"  [{choices}] ({int(request.timeout_sec)}초) › ")
-        self.repl.set_answer_sink(lambda line: self._answer(request, line))
+        choices = " · ".join(t(f"terminal.approval.{o}", lang) for o in request.options)
+        seconds = int(request.timeout_sec)
+        render.write(t("terminal.approval.ask", lang, choices=choices, seconds=seconds))
+        self._wait_for_answer(request)
+        return True
+
+    def _wait_for_answer(self, request: ApprovalRequest) -> None:
+        self.repl.set_answer_sink(
+            lambda line: self._answer(request, line), lambda line: self._key(request, line)
+        )
+
+    def _key(self, request: ApprovalRequest, line: str) -> bool:
+        """True when `line` is one of the answer keys (then it is answered)."""
+        key = _KEYS.get(line.strip())
+        if key is None or key not in request.options:
+            return False
+        # Taken: the lines that follow are prompts again, not answers to this request.
+        self.repl.answer_sink = None
+        self._spawn(self.store.answer(request.id, request.user_id, key))
         return True
 
     def _answer(self, request: ApprovalRequest, line: str) -> bool:
-        """True when `line` answered; anything else stays a prompt for after the turn."""
-        answer = _KEYS.get(line.strip())
-        if answer is None or answer not in request.options:
+        """True when `line` is an answer: a key, or (when words are on) any other text."""
+        if self._key(request, line):
+            return True
+        if not self.repl.builder.app.settings.approvals.words or line.startswith("/"):
             return False
-        task = asyncio.create_task(self.store.answer(request.id, request.user_id, answer))
+        self.repl.answer_sink = None  # until the words are understood (or not)
+        self._spawn(self._answer_in_words(request, line))
+        return True
+
+    async def _answer_in_words(self, request: ApprovalRequest, line: str) -> None:
+        app = self.repl.builder.app
+        outcome = await answer_in_words(
+            self.store, request, request.user_id, line, reply_classifier(app), self.lang
+        )
+        self.repl.render.line(f"  {outcome.line}")
+        if outcome.decision == "unclear":
+            self.repl.render.write(t("terminal.approval.again", self.lang))
+            self._wait_for_answer(request)
+
+    def _spawn(self, work: Coroutine[Any, Any, object]) -> None:
+        task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-        return True
 
     async def resolved(self, request: ApprovalRequest, status: Status) -> None:
         self.repl.answer_sink = None
-        self.repl.render.line(f"  {_RESOLVED.get(status, status)}")
+        key = f"terminal.approval.resolved.{status}"
+        self.repl.render.line(f"  {_explained(key, self.lang, status)}")
 
 
 def _explained(key: str, lang: Language, fallback: str) -> str:

@@ -11,10 +11,15 @@ import contextlib
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from datetime import datetime
+from typing import Any
 
-from jarvis.app.session_builder import SessionBuilder
+from jarvis.app.agent_commands import agent_listing, unknown_agent
+from jarvis.app.agent_registry import AgentRegistry
+from jarvis.app.learning import learning_slash
+from jarvis.common.i18n import Language, t
+from jarvis.core.agents.direct import orchestrate_args, orchestrate_usage, run_tool_now
 from jarvis.core.session import AgentSession
 from jarvis.core.slash.openloop import openloop_command
 from jarvis.ui.cli.approval import TerminalApprovalChannel
@@ -42,8 +47,9 @@ class LineReader:
 
 
 class ChatRepl:
-    def __init__(self, builder: SessionBuilder, session: AgentSession) -> None:
-        self.builder = builder
+    def __init__(self, agents: AgentRegistry, session: AgentSession) -> None:
+        self.agents = agents
+        self.builder = agents.get(session.info.agent_id) or agents.main
         self.session = session
         self.render = TerminalRenderer()
         self.reader: LineReader | None = None
@@ -52,7 +58,7 @@ class ChatRepl:
         self.answer_sink: Callable[[str], bool] | None = None
         # Lines typed ahead while a turn ran; they are handled after it, in order.
         self._backlog: list[str | None] = []
-        self.channel = TerminalApprovalChannel(self, builder.app.pending)
+        self.channel = TerminalApprovalChannel(self, agents.app.pending)
         self._attach()
 
     def switch(self, session: AgentSession) -> None:
@@ -61,7 +67,11 @@ class ChatRepl:
         self.session = session
         self._unsubscribe = session.subscribe(self.render)
         self._attach()
-        self.render.line(f"세션 {session.id}")
+        self.render.line(t("terminal.session", self.lang, session=session.id))
+
+    @property
+    def lang(self) -> Language:
+        return self.builder.app.settings.language
 
     def _attach(self) -> None:
         self.builder.app.channels.attach(self.session.id, self.channel)
@@ -74,7 +84,8 @@ class ChatRepl:
         loop = asyncio.get_running_loop()
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signal.SIGINT, self._on_interrupt)
-        self.render.line(f"JARVIS · 세션 {self.session.id} · /help 로 명령 보기, Ctrl-D 로 끝내기")
+        name = self.session.setup.agent_name
+        self.render.line(t("terminal.banner", self.lang, agent=name, session=self.session.id))
         while True:
             self.render.write("› ")
             line = self._backlog.pop(0) if self._backlog else await self.reader.next()
@@ -89,24 +100,32 @@ class ChatRepl:
                 continue
             await self._turn(line)
 
-    def set_answer_sink(self, sink: Callable[[str], bool]) -> None:
-        """Wait for an approval answer; a line typed ahead may already be it."""
+    def set_answer_sink(
+        self, sink: Callable[[str], bool], typed_ahead: Callable[[str], bool]
+    ) -> None:
+        """Wait for an approval answer. A line typed ahead answers only when it is a key: it
+        was written before the question, so its words were not meant for it."""
         self.answer_sink = sink
         for index, line in enumerate(self._backlog):
-            if line is not None and sink(line):
+            if line is not None and typed_ahead(line):
                 del self._backlog[index]
                 return
 
     def _on_interrupt(self) -> None:
         if self.session.abort():
-            self.render.line("(중단 요청)")
+            self.render.line(t("terminal.abort_requested", self.lang))
         else:
-            self.render.line("(끝내려면 Ctrl-D 또는 /exit)")
+            self.render.line(t("terminal.quit_hint", self.lang))
             self.render.write("› ")
 
     async def _turn(self, text: str) -> None:
+        await self._run(self.session.prompt(text))
+
+    async def _run(self, work: Coroutine[Any, Any, Any]) -> None:
+        """A turn (or `/orchestrate`): lines typed meanwhile are `/stop`, approval answers, or
+        kept for later."""
         assert self.reader is not None
-        task = asyncio.create_task(self.session.prompt(text))
+        task = asyncio.create_task(work)
         while not task.done():
             getter = asyncio.ensure_future(self.reader.next())
             await asyncio.wait({task, getter}, return_when=asyncio.FIRST_COMPLETED)
@@ -134,7 +153,11 @@ class ChatRepl:
         elif name == "/resume":
             await self._resume(arg.strip())
         elif name == "/stop":
-            self.render.line("실행 중인 턴이 없습니다.")
+            self.render.line(t("terminal.no_turn", self.lang))
+        elif name == "/agent":
+            await self._agent(arg.strip())
+        elif name == "/orchestrate":
+            await self._orchestrate(arg)
         elif name == "/openloop":
             app = self.builder.app
             info = self.session.info
@@ -144,39 +167,68 @@ class ChatRepl:
                 )
             )
         elif name == "/help":
-            self.render.line(_HELP)
+            self.render.line(t("terminal.help", self.lang))
             for skill in self.builder.app.skills.list():
                 self.render.line(f"  /{skill.name:<14} {skill.description}")
         elif self.builder.app.skills.get(name[1:]) is not None:
             await self._turn(line)  # a skill: the session expands it into the prompt
+        elif (learned := await learning_slash(self.builder.app, self.session, line)) is not None:
+            if learned.prompt is not None:  # `/<procedure>`: the recipe runs as a turn
+                await self._turn(learned.prompt)
+            else:
+                self.render.line(learned.text or "")
         else:
-            self.render.line(f"알 수 없는 명령: {name} (/help)")
+            self.render.line(t("terminal.unknown_command", self.lang, name=name))
         return True
+
+    async def _agent(self, target: str) -> None:
+        lang = self.builder.app.settings.language
+        if not target:
+            self.render.line(agent_listing(self.agents, self.session.info.agent_id, lang))
+            return
+        builder = self.agents.get(target)
+        if builder is None:
+            self.render.line(unknown_agent(self.agents, target, lang))
+            return
+        self.builder = builder
+        self.switch(await builder.create(user_id=self.session.info.user_id))
+
+    async def _orchestrate(self, arg: str) -> None:
+        args = orchestrate_args(arg)
+        if args is None:
+            self.render.line(orchestrate_usage(self.session))
+            return
+        await self._run(self._orchestrated(args))
+
+    async def _orchestrated(self, args: dict[str, Any]) -> None:
+        result = await run_tool_now(self.session, "orchestrate", args)
+        self.render.line(result.content)
 
     async def _list_sessions(self) -> None:
         sessions = await self.builder.list()
         if not sessions:
-            self.render.line("저장된 세션이 없습니다.")
+            self.render.line(t("terminal.no_sessions", self.lang))
         for info in sessions[:20]:
             when = datetime.fromtimestamp(info.updated_ms / 1000).strftime("%Y-%m-%d %H:%M")
             mark = "*" if info.id == self.session.id else " "
-            self.render.line(f"{mark} {info.id}  {when}  {info.turns:>3}턴  {info.title}")
+            row = t(
+                "terminal.session_row",
+                self.lang,
+                mark=mark,
+                session=info.id,
+                when=when,
+                turns=info.turns,
+                title=info.title,
+            )
+            self.render.line(row)
 
     async def _resume(self, session_id: str) -> None:
         if not session_id:
-            self.render.line("사용법: /resume <세션 id>")
+            self.render.line(t("terminal.resume_usage", self.lang))
             return
-        session = await self.builder.open(session_id)
+        session = await self.agents.open(session_id)
         if session is None:
-            self.render.line(f"세션을 찾을 수 없습니다: {session_id}")
+            self.render.line(t("terminal.session_missing", self.lang, session=session_id))
             return
+        self.builder = self.agents.get(session.info.agent_id) or self.agents.main
         self.switch(session)
-
-
-_HELP = """명령:
-  /new            새 세션
-  /sessions       세션 목록
-  /resume ID      세션 이어가기
-  /stop           실행 중인 턴 중단 (Ctrl-C 도 같음)
-  /openloop       챙길 약속 보기 (/openloop done|dismiss <id>)
-  /exit           끝내기 (Ctrl-D)"""

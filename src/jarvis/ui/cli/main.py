@@ -9,13 +9,15 @@ from typing import Annotated
 
 import typer
 
+from jarvis.app.agent_commands import unknown_agent
+from jarvis.app.agent_registry import AgentRegistry
 from jarvis.app.infra import AppAssembly, build_app
-from jarvis.app.session_builder import SessionBuilder
 from jarvis.app.settings import SettingsError, load_settings
 from jarvis.common.i18n import Language, t
 from jarvis.common.jsonl import DataFileError
 from jarvis.ui.cli.admin import approvals, audit, extensions
 from jarvis.ui.cli.chat import ChatRepl
+from jarvis.ui.cli.learning_cli import memory, procedures
 from jarvis.ui.cli.openloop_cli import openloop
 
 app = typer.Typer(
@@ -28,6 +30,8 @@ app = typer.Typer(
 
 app.add_typer(approvals, name="approvals")
 app.add_typer(openloop, name="openloop")
+app.add_typer(memory, name="memory")
+app.add_typer(procedures, name="procedures")
 app.command("audit")(audit)
 app.command("extensions")(extensions)
 
@@ -110,28 +114,36 @@ def serve(
 def chat(
     demo: Annotated[bool, typer.Option("--demo", help="Scripted model; runs offline.")] = False,
     session: Annotated[str | None, typer.Option("--session", help="Resume a session.")] = None,
+    agent: Annotated[
+        str | None, typer.Option("--agent", help="Talk to this team agent (default: main).")
+    ] = None,
 ) -> None:
     """Chat in the terminal."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     assembly = assemble(demo=demo)
-    asyncio.run(_chat(assembly, session))
+    asyncio.run(_chat(assembly, session, agent))
 
 
-async def _chat(assembly: AppAssembly, session_id: str | None) -> None:
-    builder = SessionBuilder(assembly)
+async def _chat(assembly: AppAssembly, session_id: str | None, agent: str | None = None) -> None:
+    agents = AgentRegistry(assembly)
     try:
         await assembly.start()
     except SettingsError as exc:
         raise fail(str(exc)) from None
     try:
         if session_id:
-            found = await builder.open(session_id)
+            found = await agents.open(session_id)
             if found is None:
-                raise fail(f"세션을 찾을 수 없습니다: {session_id} (jarvis chat 에서 /sessions)")
+                lang = assembly.settings.language
+                raise fail(t("terminal.session_missing_start", lang, session=session_id))
             session = found
         else:
+            builder = agents.get(agent)
+            if builder is None:
+                lang = assembly.settings.language
+                raise fail(unknown_agent(agents, agent or "", lang))
             session = await builder.create()
-        await ChatRepl(builder, session).run()
+        await ChatRepl(agents, session).run()
     finally:
         await assembly.aclose()
 

@@ -83,8 +83,32 @@ class TerminalRenderer:
         elif isinstance(event, AgentEnd):
             if self._mid_line:
                 self.write("\n")
+        elif getattr(event, "type", None) == "agent_event":
+            nested = self._nested(getattr(event, "agent_path", []), getattr(event, "event", {}))
+            if nested:
+                self.line(nested)
         elif getattr(event, "type", None) == "validation_error":
             self.line(self._style(f"✗ {getattr(event, 'message', '')}", "33"))
+
+    def _nested(self, path: list[str], inner: dict[str, Any]) -> str:
+        """A sub-agent's (or asked agent's) work, indented one step per level under its caller;
+        streamed text stays out (its answer comes back as the tool's result)."""
+        kind = inner.get("type")
+        label = self.shown(" › ".join(path))
+        indent = "  " * max(1, len(path) - 1)
+        if kind == "tool_execution_start":
+            args = inner.get("args") if isinstance(inner.get("args"), dict) else {}
+            text = f"↳ {label} ⚙ {self.shown(str(inner.get('tool_name')))} {_preview(args or {})}"
+            return indent + self._style(text, "36")
+        if kind == "tool_execution_end":
+            return indent + f"↳ {label} " + self._tool_end(ToolExecutionEnd.model_validate(inner))
+        if kind == "agent_start":
+            return indent + self._style(f"↳ {label} …", "2")
+        if kind == "agent_error":
+            return indent + self._style(
+                f"↳ {label} ✗ {self.shown(str(inner.get('message')))}", "31"
+            )
+        return ""
 
     def _tool_end(self, event: ToolExecutionEnd) -> str:
         decision = event.decision or {}

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from jarvis.agent_layer.sessions.base import TITLE_MAX
 
 if TYPE_CHECKING:
+    from jarvis.app.session_builder import SessionBuilder
     from jarvis.ui.web.server import WebApp
 
 
@@ -25,12 +26,15 @@ class RenameRequest(BaseModel):
 def register(app: FastAPI, state: WebApp) -> None:
     store = state.assembly.session_store
 
-    async def owned(session_id: str, user: str) -> None:
+    async def owned(session_id: str, user: str) -> SessionBuilder:
+        """The builder of the caller's own session (404 unknown, 403 another user's)."""
         info = await store.get_info(session_id)
-        if info is None or info.agent_id != state.builder.agent_id:
+        builder = state.agents.get(info.agent_id) if info is not None else None
+        if info is None or builder is None:
             raise HTTPException(404, f"no such session: {session_id}")
         if info.user_id != user:
             raise HTTPException(403, "this session belongs to another user")
+        return builder
 
     @app.patch("/api/sessions/{session_id}")
     async def rename(session_id: str, body: RenameRequest, request: Request) -> dict[str, Any]:
@@ -43,9 +47,9 @@ def register(app: FastAPI, state: WebApp) -> None:
 
     @app.delete("/api/sessions/{session_id}")
     async def delete(session_id: str, request: Request) -> dict[str, Any]:
-        await owned(session_id, request.state.user)
-        live = state.builder.live(session_id)
+        builder = await owned(session_id, request.state.user)
+        live = builder.live.get(session_id)
         if live is not None and live.running:
             raise HTTPException(409, "a turn is running in this session; stop it first")
-        state.builder.forget(session_id)
+        builder.forget(session_id)
         return {"deleted": await store.delete(session_id)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket
@@ -18,20 +18,22 @@ from pydantic import BaseModel
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from jarvis import __version__
+from jarvis.app.agent_registry import AgentRegistry
 from jarvis.app.infra import AppAssembly
-from jarvis.app.session_builder import SessionBuilder
 from jarvis.app.settings import SettingsError
+from jarvis.app.unattended.service import Unattended
 from jarvis.common.i18n import Language, t
 from jarvis.common.logging import get_logger
 from jarvis.common.storage_errors import StorageUnavailable, describe_storage_error
 from jarvis.core.approvals.pg_pending import PostgresPendingStore
 from jarvis.core.policy.rule_store import visible_to
 from jarvis.core.session import AgentSession
-from jarvis.ui.web import routes_rules, routes_sessions
+from jarvis.ui.web import routes_rules, routes_sessions, routes_unattended
 from jarvis.ui.web.auth import Authenticator, RateLimiter
 from jarvis.ui.web.broker import BrokerRegistry
 from jarvis.ui.web.hud_access import PUBLIC_PATHS, PUBLIC_PREFIXES, register_access_routes
 from jarvis.ui.web.launch_token import launch_token_for
+from jarvis.ui.web.routes_agents import register_agent_routes
 from jarvis.ui.web.security import (
     BodyLimit,
     OriginGuard,
@@ -57,11 +59,13 @@ class LoopStatusUpdate(BaseModel):
 
 
 class WebApp:
-    """State shared by the routes: the assembly, the agent's session builder, brokers."""
+    """State shared by the routes: the assembly, the agents and their builders, brokers."""
 
     def __init__(self, assembly: AppAssembly) -> None:
         self.assembly = assembly
-        self.builder = SessionBuilder(assembly)
+        self.agents = AgentRegistry(assembly)
+        self.builder = self.agents.main
+        self.unattended = Unattended(assembly, self.agents.builders())
         self.brokers = BrokerRegistry(assembly.channels, shared=assembly.shared)
         settings = assembly.settings
         self.lang: Language = settings.language
@@ -75,11 +79,19 @@ class WebApp:
         self._turns: set[asyncio.Task[Any]] = set()
 
     async def session_for(
-        self, session_id: str | None, user: str, lang: Language | None = None
+        self,
+        session_id: str | None,
+        user: str,
+        agent: str | None = None,
+        lang: Language | None = None,
     ) -> AgentSession:
+        """The session asked for, or a new one of `agent` (main when not given)."""
         if not session_id:
-            return await self.builder.create(user_id=user, lang=lang)
-        session = await self.builder.open(session_id, lang)
+            builder = self.agents.get(agent)
+            if builder is None:
+                raise HTTPException(404, f"no such agent: {agent}")
+            return await builder.create(user_id=user, lang=lang)
+        session = await self.agents.open(session_id, lang)
         if session is None:
             raise HTTPException(404, f"no such session: {session_id}")
         if session.info.user_id != user:
@@ -117,7 +129,10 @@ class WebApp:
         task.add_done_callback(self._turns.discard)
 
     def start_turn(self, session: AgentSession, text: str) -> None:
-        task = asyncio.create_task(session.prompt(text))
+        self.start_work(session, session.prompt(text))
+
+    def start_work(self, session: AgentSession, work: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.create_task(work)
         self._turns.add(task)
         task.add_done_callback(self._turns.discard)
 
@@ -133,9 +148,11 @@ def create_app(assembly: AppAssembly) -> FastAPI:
             _log.error("%s", exc)  # one clear line; uvicorn then stops
             raise
         state.follow_other_processes()
+        await state.unattended.start()
         try:
             yield
         finally:
+            await state.unattended.aclose()
             await assembly.aclose()
 
     app = FastAPI(title="Jarvis", version=__version__, lifespan=lifespan)
@@ -173,6 +190,8 @@ def create_app(assembly: AppAssembly) -> FastAPI:
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts, www_redirect=False)
     app.add_middleware(SecurityHeaders)
     register_access_routes(app, state)
+    register_agent_routes(app, state)
+    routes_unattended.register(app, state)
 
     register_static_route(app)
     routes_sessions.register(app, state)
@@ -184,13 +203,16 @@ def create_app(assembly: AppAssembly) -> FastAPI:
 
     @app.get("/api/sessions")
     async def list_sessions(request: Request) -> list[dict[str, Any]]:
-        return [i.model_dump() for i in await state.builder.list(user_id=request.state.user)]
+        return [i.model_dump() for i in await state.agents.list(user_id=request.state.user)]
 
     @app.post("/api/sessions")
-    async def create_session(request: Request) -> dict[str, Any]:
+    async def create_session(request: Request, agent: str | None = None) -> dict[str, Any]:
+        builder = state.agents.get(agent)
+        if builder is None:
+            raise HTTPException(404, f"no such agent: {agent}")
         try:
             lang = person_language(request.query_params.get("lang"))
-            session = await state.builder.create(user_id=request.state.user, lang=lang)
+            session = await builder.create(user_id=request.state.user, lang=lang)
         except OSError as exc:  # a full disk or a read-only data dir: one line, no traceback
             lang, reason = assembly.settings.language, exc.strerror or str(exc)
             line = t("files.session_create_failed", lang, path=exc.filename, reason=reason)
@@ -236,10 +258,10 @@ def create_app(assembly: AppAssembly) -> FastAPI:
         servers = [
             {
                 "kind": "mcp",
-                "name": m.name,
                 "file": "",
+                "detail": f"{m.tool_count} tools" if m.ok else (m.error or m.state),
+                **m.as_dict(),
                 "ok": m.ok,
-                "detail": f"{m.tool_count} tools" if m.ok else (m.error or ""),
             }
             for m in assembly.mcp.status()
         ]
@@ -270,8 +292,9 @@ def create_app(assembly: AppAssembly) -> FastAPI:
             await ws.close(code=4429, reason="too many requests")
             return
         try:
-            lang = person_language(ws.query_params.get("lang"))
-            session = await state.session_for(ws.query_params.get("session"), user, lang)
+            query = ws.query_params
+            lang = person_language(query.get("lang"))
+            session = await state.session_for(query.get("session"), user, query.get("agent"), lang)
         except HTTPException as exc:
             await ws.close(code=4000 + exc.status_code, reason=str(exc.detail))
             return

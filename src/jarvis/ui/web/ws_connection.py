@@ -14,13 +14,17 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 from starlette.websockets import WebSocket
 
+from jarvis.app.agent_commands import agent_listing, unknown_agent
+from jarvis.app.learning import learning_slash
 from jarvis.common.i18n import Language, t
 from jarvis.common.storage_errors import StorageUnavailable, describe_storage_error
+from jarvis.core.agents.direct import orchestrate_args, orchestrate_usage, run_tool_now
 from jarvis.core.session import AgentSession
 from jarvis.core.slash.openloop import openloop_command
 from jarvis.ui.web.broker import Connection
 from jarvis.ui.web.protocol import ClientMessage, parse_client_message
 from jarvis.ui.web.security import MAX_BODY_BYTES
+from jarvis.ui.web.words_answers import start_answer, waiting_request
 
 if TYPE_CHECKING:
     from jarvis.ui.web.server import WebApp
@@ -37,6 +41,7 @@ async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, 
         {"type": "session", "session": session.info.model_dump(), "running": session.running}
     )
     broker.attach(connection)
+    leave_hub = state.unattended.hub.attach(user, connection.send)  # proactive messages
     await state.show_stored_requests(session)
     try:
         while True:
@@ -64,6 +69,7 @@ async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, 
                 )
     finally:
         broker.detach(connection)
+        leave_hub()
         unsubscribe()
         connection.close()
         with contextlib.suppress(Exception):
@@ -134,7 +140,11 @@ async def _handle(state: WebApp, session: AgentSession, connection: Connection, 
         )
         return
     if message.type == "prompt":
-        state.start_turn(session, message.text)
+        waiting = waiting_request(state, session.id)
+        if waiting is None:
+            state.start_turn(session, message.text)
+        else:  # decided beside the reader: a slow classifier never holds up Stop or a button
+            start_answer(state, session.id, connection, waiting, message.text)
     elif message.type == "abort":
         session.abort()
     elif message.type == "approval":
@@ -166,6 +176,36 @@ async def _command(state: WebApp, session: AgentSession, connection: Connection,
         reply = t(
             "hud.stopped" if session.abort() else "hud.nothing_running", session.setup.language
         )
+    elif name == "/agent":
+        reply = _agent(state, session, connection, args.strip())
+    elif name == "/orchestrate":
+        orchestrate = orchestrate_args(args)
+        if orchestrate is None:
+            reply = orchestrate_usage(session)
+        else:  # runs beside the reader: its approvals are answered on this connection
+            state.start_work(session, _orchestrate(session, connection, orchestrate))
+            return
+    elif (learned := await learning_slash(state.assembly, session, text)) is not None:
+        if learned.prompt is not None:  # `/<procedure>`: the recipe runs as a turn
+            state.start_turn(session, learned.prompt)
+            return
+        reply = learned.text
     else:
         reply = t("hud.commands", session.setup.language)
     connection.send({"type": "command_result", "text": reply})
+
+
+def _agent(state: WebApp, session: AgentSession, connection: Connection, target: str) -> str:
+    """`/agent` lists the agents; `/agent <id>` asks the page to open a session of that agent."""
+    lang = state.assembly.settings.language
+    if not target:
+        return agent_listing(state.agents, session.info.agent_id, lang)
+    if state.agents.get(target) is None:
+        return unknown_agent(state.agents, target, lang)
+    connection.send({"type": "agent_switch", "agent": target})
+    return target
+
+
+async def _orchestrate(session: AgentSession, connection: Connection, args: dict[str, Any]) -> None:
+    result = await run_tool_now(session, "orchestrate", args)
+    connection.send({"type": "command_result", "text": result.content})

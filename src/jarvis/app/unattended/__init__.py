@@ -1,0 +1,1 @@
+"""Unattended work on the durable engine: schedules, goal turns, AGENDA reminders."""

@@ -1,0 +1,94 @@
+"""`proactive_message` to every open window of a person (seed 004's events table: text, kind,
+message_id), on this process and, with PostgreSQL, on every other one (LISTEN/NOTIFY).
+
+With a database each message goes out once through NOTIFY and every process, this one
+included, hands it to its own windows: a run on process A reaches a tab on process B once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+
+from jarvis.common.logging import get_logger
+
+_log = get_logger("jarvis.unattended")
+CHANNEL = "jarvis_proactive"
+Sink = Callable[[dict[str, Any]], None]
+_RETRY_SEC = 0.5
+
+
+class ProactiveHub:
+    def __init__(self, dsn: str | None = None) -> None:
+        self.dsn = dsn
+        self._sinks: dict[str, list[Sink]] = {}
+        self._listener: asyncio.Task[None] | None = None
+        self._listening = asyncio.Event()
+        self.sent: list[dict[str, Any]] = []  # what this process published (CLI, tests)
+
+    def attach(self, user_id: str, sink: Sink) -> Callable[[], None]:
+        """Deliver this person's messages to `sink` (one open window) until detached."""
+        self._sinks.setdefault(user_id, []).append(sink)
+
+        def detach() -> None:
+            sinks = self._sinks.get(user_id, [])
+            if sink in sinks:
+                sinks.remove(sink)
+
+        return detach
+
+    async def start(self) -> None:
+        if self.dsn and self._listener is None:
+            self._listener = asyncio.create_task(self._listen())
+            await asyncio.wait_for(self._listening.wait(), 10)
+
+    async def aclose(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+            self._listener = None
+
+    async def publish(
+        self, user_id: str, text: str, kind: str, message_id: str, **extra: Any
+    ) -> None:
+        event = {
+            "type": "proactive_message",
+            "text": text,
+            "kind": kind,
+            "message_id": message_id,
+            **extra,
+        }
+        self.sent.append({"user": user_id, **event})
+        if not self.dsn:
+            self._deliver(user_id, event)
+            return
+        payload = json.dumps({"user": user_id, "event": event}, ensure_ascii=False)
+        async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True) as conn:
+            await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+
+    def _deliver(self, user_id: str, event: dict[str, Any]) -> None:
+        for sink in list(self._sinks.get(user_id, [])):
+            try:
+                sink(event)
+            except Exception:  # one closed window never stops the others
+                _log.exception("proactive message not delivered to one window")
+
+    async def _listen(self) -> None:
+        assert self.dsn is not None
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    self._listening.set()
+                    async for note in conn.notifies():
+                        data = json.loads(note.payload)
+                        self._deliver(str(data["user"]), data["event"])
+            except (psycopg.Error, OSError) as exc:
+                _log.warning("proactive messages: listener lost (%s); reconnecting", exc)
+                await asyncio.sleep(_RETRY_SEC)

@@ -1,0 +1,26 @@
+"""MCP client lines: server states, `jarvis extensions`, `jarvis mcp …`, HUD and terminal."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # i18n imports this package at import time
+    from jarvis.common.i18n import Language
+
+MESSAGES: dict[str, dict[Language, str]] = {
+    "mcp.state.connecting": {"ko": "연결 중", "en": "connecting"},
+    "mcp.state.connected": {"ko": "연결됨", "en": "connected"},
+    "mcp.state.reconnecting": {"ko": "재연결 중", "en": "reconnecting"},
+    "mcp.state.failed": {"ko": "연결 실패 (재시도 중)", "en": "failed (retrying)"},
+    "mcp.state.needs_login": {"ko": "로그인 필요", "en": "needs sign-in"},
+    "mcp.state.closed": {"ko": "닫힘", "en": "closed"},
+    "mcp.state.broken": {"ko": "설정 오류", "en": "broken config"},
+    "mcp.tool_count": {"ko": "도구 {count}개", "en": "{count} tools"},
+    "mcp.shadows": {"ko": "대체하는 기본 도구: {names}", "en": "shadows built-ins: {names}"},
+    "mcp.last_error": {"ko": "마지막 오류: {error}", "en": "last error: {error}"},
+    "mcp.stderr_log": {"ko": "서버 stderr 로그: {path}", "en": "server stderr log: {path}"},
+    "mcp.progress": {
+        "ko": "… {tool} 진행 {progress}{total} {message}",
+        "en": "… {tool} progress {progress}{total} {message}",
+    },
+}

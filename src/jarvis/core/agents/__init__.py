@@ -1,0 +1,1 @@
+"""Team agents and sub-agents: their definition files, orchestration patterns and runtime."""

@@ -1,0 +1,95 @@
+"""`jarvis memory list|show|forget` and `jarvis procedures list|show|approve|reject`.
+
+What Jarvis remembers and what it learned, from a shell: the same stores and commands as the
+chat's `/remember`, `/forget` and `/procedures` (an 8-character id prefix is enough).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Annotated
+
+import typer
+
+from jarvis.app.infra import AppAssembly
+from jarvis.app.settings import SettingsError
+from jarvis.core.procedures.slash import procedures_command
+from jarvis.core.slash import memory as memory_slash
+
+memory = typer.Typer(help="What Jarvis remembers (long-term memory).", no_args_is_help=True)
+procedures = typer.Typer(help="Learned procedures and drafts.", invoke_without_command=True)
+
+_Agent = Annotated[str, typer.Option("--agent", help="Whose memory / procedures.")]
+_User = Annotated[str, typer.Option("--user", help="Which person (the terminal user: local).")]
+
+
+def _run(work: Callable[[AppAssembly], Awaitable[str]]) -> None:
+    from jarvis.ui.cli.main import assemble, fail
+
+    async def run() -> str:
+        app = assemble(demo=True)
+        try:
+            await app.open_storage()
+        except SettingsError as exc:
+            raise fail(str(exc)) from None
+        try:
+            return await work(app)
+        finally:
+            await app.close_storage()
+
+    typer.echo(asyncio.run(run()))
+
+
+@memory.command("list")
+def memory_list(agent: _Agent = "main", user: _User = "local") -> None:
+    """Remembered items, newest first."""
+    _run(lambda app: memory_slash.listing(app.memory, agent, user, app.settings.language))
+
+
+@memory.command("show")
+def memory_show(item_id: str, agent: _Agent = "main", user: _User = "local") -> None:
+    """One item in full (an episode with its tool calls and marks)."""
+    _run(lambda app: memory_slash.show(app.memory, agent, user, item_id, app.settings.language))
+
+
+@memory.command("forget")
+def memory_forget(item_id: str, agent: _Agent = "main", user: _User = "local") -> None:
+    """Delete one item."""
+    _run(lambda app: memory_slash.forget(app.memory, agent, user, item_id, app.settings.language))
+
+
+def _procedures(args: str, agent: str, user: str) -> None:
+    async def work(app: AppAssembly) -> str:
+        assert app.learning is not None
+        lang = app.settings.language
+        return await procedures_command(
+            app.learning.learner, agent, user, args, lang, app.clock.now_ms()
+        )
+
+    _run(work)
+
+
+@procedures.callback()
+def procedures_list(ctx: typer.Context, agent: _Agent = "main", user: _User = "local") -> None:
+    """The agent's procedures and drafts (with no sub-command)."""
+    if ctx.invoked_subcommand is None:
+        _procedures("list", agent, user)
+
+
+@procedures.command("show")
+def procedures_show(name: str, agent: _Agent = "main", user: _User = "local") -> None:
+    """The body, and a waiting revision beside it."""
+    _procedures(f"show {name}", agent, user)
+
+
+@procedures.command("approve")
+def procedures_approve(name: str, agent: _Agent = "main", user: _User = "local") -> None:
+    """Approve a draft or its waiting revision (a running server sees it on its next turn)."""
+    _procedures(f"approve {name}", agent, user)
+
+
+@procedures.command("reject")
+def procedures_reject(name: str, agent: _Agent = "main", user: _User = "local") -> None:
+    """Drop a draft, or only the waiting revision of an approved procedure."""
+    _procedures(f"reject {name}", agent, user)

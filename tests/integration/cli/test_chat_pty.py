@@ -1,0 +1,88 @@
+"""`jarvis chat` in a pseudo-terminal, as a person uses it: typed lines, keys, Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pexpect
+
+JARVIS = shutil.which("jarvis") or str(Path(sys.executable).parent / "jarvis")
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+def spawn(home: Path, *args: str, **env: str) -> pexpect.spawn:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
+    environment.update(JARVIS_HOME=str(home), JARVIS_WORKSPACE=str(home), **env)
+    child = pexpect.spawn(
+        JARVIS,
+        ["chat", *args],
+        env=environment,
+        cwd=str(home),
+        encoding="utf-8",
+        timeout=300,  # a hang guard, generous for a busy machine
+        dimensions=(40, 120),
+    )
+    child.expect("JARVIS · ")
+    return child
+
+
+def finish(child: pexpect.spawn) -> str:
+    """Quit with /exit; everything printed after the last expect."""
+    child.sendline("/exit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    return str(child.before)
+
+
+def test_a_reply_in_words_answers_the_approval(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--demo")
+    child.sendline("!touch made-by-bash")
+    child.expect("⚡ 승인 요청")
+    child.expect("말로 답해도 됩니다")
+    # Before: "n" was queued silently as the next prompt and the approval waited 120 s.
+    child.sendline("n")
+    child.expect("'n' → 거부")
+    child.expect("승인이 거부되어 bash 실행을 멈췄습니다")
+    child.sendline("!touch made-by-bash")
+    child.expect("⚡ 승인 요청")
+    child.sendline("응 실행해")
+    child.expect("'응 실행해' → 허용")
+    child.expect("✓ bash")
+    finish(child)
+    assert (tmp_path / "made-by-bash").exists()
+
+
+def test_an_unclear_reply_keeps_the_approval_waiting(tmp_path: Path) -> None:
+    # The demo's scripted model is no classifier: whatever the keywords cannot tell is unclear.
+    child = spawn(tmp_path, "--demo")
+    child.sendline("!touch maybe")
+    child.expect("⚡ 승인 요청")
+    child.sendline("그거 돌려")
+    child.expect("알아듣지 못했습니다. 아직 기다립니다")
+    child.sendline("d")
+    child.expect("승인이 거부되어 bash 실행을 멈췄습니다")
+    finish(child)
+    assert not (tmp_path / "maybe").exists()
+
+
+def test_the_english_terminal_speaks_english(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--demo", JARVIS_LANGUAGE="en")
+    banner = str(child.buffer) + str(child.after)
+    child.expect("Ctrl-D to quit")
+    child.sendline("!echo words-ok")
+    child.expect("⚡ Approval needed")
+    child.expect(r"\[a/Enter = allow once · A = always · d = deny · or answer in words\]")
+    prompt_lines = str(child.before)
+    child.sendline("ok go")
+    child.expect("'ok go' → allowed")
+    child.expect("words-ok")
+    child.sendline("/help")
+    child.expect("Commands:")
+    child.expect("answer in words")
+    assert not HANGUL.search(banner + prompt_lines), banner + prompt_lines
+    finish(child)

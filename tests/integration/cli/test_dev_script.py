@@ -1,0 +1,76 @@
+"""`python3 dev.py start` as a person runs it: Ctrl-C in its terminal, SIGTERM from a supervisor.
+
+dev.py replaces itself with `jarvis serve` (os.execv), so the signal reaches the server itself:
+before, Ctrl-C killed the wrapper with a KeyboardInterrupt traceback and SIGTERM left the server
+running with nobody to stop it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+
+from tests.support.processes import free_port, healthy
+
+ROOT = Path(__file__).resolve().parents[3]
+DEV = ROOT / "dev.py"
+
+
+def environment(home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
+    env.update(JARVIS_HOME=str(home), JARVIS_WORKSPACE=str(home))
+    return env
+
+
+def listening(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+def test_ctrl_c_stops_the_server_without_a_traceback(tmp_path: Path) -> None:
+    port = free_port()
+    child = pexpect.spawn(
+        sys.executable,
+        [str(DEV), "start", "--demo", "--port", str(port)],
+        env=environment(tmp_path),
+        encoding="utf-8",
+        timeout=120,
+    )
+    child.expect(f"http://127.0.0.1:{port}/")
+    asyncio.run(healthy(f"127.0.0.1:{port}", timeout=120))  # serving, signal handlers set
+    pid = child.pid
+    child.sendintr()  # Ctrl-C: SIGINT to the terminal's foreground process group
+    child.expect(pexpect.EOF)
+    output = str(child.before)
+    child.close()
+    assert "Traceback" not in output and "KeyboardInterrupt" not in output, output
+    # 130: ended by SIGINT, as a shell reports Ctrl-C; no signal left it half-stopped.
+    assert child.exitstatus in (0, 130), (child.exitstatus, child.signalstatus, output)
+    assert child.pid == pid and not listening(port)
+
+
+def test_sigterm_to_the_dev_script_stops_the_server(tmp_path: Path) -> None:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, str(DEV), "start", "--demo", "--port", str(port)],
+        env=environment(tmp_path),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        asyncio.run(healthy(f"127.0.0.1:{port}", timeout=120))
+        process.send_signal(signal.SIGTERM)  # what systemd, Docker or a CI runner sends
+        _, errors = process.communicate(timeout=30)
+        assert not listening(port), "the server outlived dev.py"
+        assert "Traceback" not in errors, errors
+    finally:
+        if process.poll() is None:
+            process.kill()
