@@ -42,6 +42,9 @@
     document.body.dataset.agent = currentAgent;
     loadAgents().then(groupSessions);
   });
+  // The HUD makes no session until the first message: show the switcher from the start.
+  document.body.dataset.agent = currentAgent;
+  loadAgents();
 
   // --- the session menu grouped by agent (app.js fills it; we regroup what it put there)
   const sessionSelect = $("session-select");

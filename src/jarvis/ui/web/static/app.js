@@ -135,7 +135,8 @@
     }
     for (const b of blocks.values()) if (b.node.classList.contains("running") && !running) b.finish({ is_error: true, killed: true, result: "", ended: null });
     for (const node of outbox.map((o) => o.node)) $("messages").append(node);
-    scrollDown(); panels.rebuild(sessionId);
+    scrollDown();
+    await panels.rebuild(sessionId); // before queued messages go out: their lines come live
   }
   function unescapeHtml(text) { // the server escapes user input; show it as typed (as text)
     return text.replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");

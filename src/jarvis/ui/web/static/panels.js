@@ -63,10 +63,11 @@
   }
   // After a reload: the same lines, from the audit log (oldest first, so the newest ends on top).
   async function rebuild(sessionId) {
-    $("activity").replaceChildren();
-    if (!sessionId) return;
+    if (!sessionId) { $("activity").replaceChildren(); return; }
     const res = await api(`/api/audit?session=${encodeURIComponent(sessionId)}&limit=100`); if (!res.ok) return;
-    for (const r of await res.json()) {
+    const rows = await res.json();
+    $("activity").replaceChildren();
+    for (const r of rows) {
       if (r.outcome === "ask") continue; // the answer that follows is the decision
       const d = { outcome: r.outcome, reason: r.reason, rule: r.rule };
       const ok = r.outcome === "allow";
