@@ -113,11 +113,12 @@ async def test_the_approval_for_a_file_edit_shows_the_diff_before_allow(
         await expect(block.locator("pre.diff .add")).to_have_text("+b = 20\n")
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
 async def test_stop_leaves_a_line_and_marks_the_killed_tool(
-    browser: Browser, tmp_path: Path
+    browser: Browser, tmp_path: Path, size: str
 ) -> None:
     with live_server(tmp_path, [bash("sleep 60"), "never"]) as server:
-        page, _ = await open_hud(browser, server.launch_url())
+        page, _ = await open_hud(browser, server.launch_url(), size)
         await say(page, "wait a minute")
         await page.click("#modal-buttons button[data-answer=allow]")
         await expect(page.locator("details.tool.running")).to_have_count(1)
@@ -130,7 +131,7 @@ async def test_stop_leaves_a_line_and_marks_the_killed_tool(
         await expect(killed.locator(".tool-icon")).to_have_text("✗")
         await expect(killed).to_have_class("tool bad killed")
         await expect(page.locator("#working")).to_be_hidden()
-        await shot(page, "stopped-desktop")
+        await shot(page, f"stopped-{size}")
 
 
 async def test_a_message_typed_offline_is_kept_and_sent_on_reconnect(
