@@ -131,9 +131,10 @@ async def test_an_answer_in_words_shows_its_line(browser: Browser, tmp_path: Pat
         await expect(page.locator(".msg.user")).to_have_text(["hello"])
 
 
-async def test_first_paint_is_measured(browser: Browser, tmp_path: Path) -> None:
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+async def test_first_paint_is_measured(browser: Browser, tmp_path: Path, size: str) -> None:
     with live_server(tmp_path, ["hi"]) as server:
-        page, _ = await open_hud(browser, server.launch_url())
+        page, _ = await open_hud(browser, server.launch_url(), size)
         await page.reload()  # the second load: what a person opening the HUD again sees
         await expect(page.locator("#status.on")).to_be_visible()
         paints = await page.evaluate(
@@ -142,7 +143,7 @@ async def test_first_paint_is_measured(browser: Browser, tmp_path: Path) -> None
         )
         assert "first-contentful-paint" in paints
         SHOTS.mkdir(parents=True, exist_ok=True)
-        (SHOTS / "first-paint.json").write_text(json.dumps(paints), encoding="utf-8")
+        (SHOTS / f"first-paint-{size}.json").write_text(json.dumps(paints), encoding="utf-8")
 
 
 async def test_readme_screenshot(browser: Browser, tmp_path: Path) -> None:

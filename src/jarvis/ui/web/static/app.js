@@ -90,7 +90,7 @@
       case "tool_execution_end": toolEnded(ev); break;
       case "agent_end":
         finishStream(); setWorking(false);
-        if (ev.ended_by === "aborted") { addMessage("system stopped", `■ ${S.stopped}`); panels.log("deny", `■ ${S.stopped}`, false); }
+        if (ev.ended_by === "aborted") { addMessage("system stopped", `■ ${S.stopped}`); panels.log("stop", `■ ${S.stopped}`, false); }
         for (const b of blocks.values()) if (b.node.classList.contains("running")) b.finish({ is_error: true, killed: true, result: "" });
         sessions.load(); panels.loadAgenda(); panels.loadExtensions(); break;
       case "agent_error": // a turn's last event, like agent_end
