@@ -15,7 +15,7 @@ from tests.support.live_server import live_server
 ANSWER = """Here is **the plan**:
 
 | step | what |
-|---|---|
+|---:|---|
 | 1 | build |
 | 2 | ship |
 
@@ -37,6 +37,7 @@ async def test_answers_are_rendered_markdown_with_highlight_copy_table_and_safe_
         await say(page, "plan?")
         answer = page.locator(".msg.assistant").last
         await expect(answer.locator("table td")).to_have_count(4)
+        await expect(answer.locator("table td.align-right").first).to_have_text("1")
         await expect(answer.locator("strong")).to_have_text("the plan")
         await expect(answer.locator("pre code.hljs .hljs-keyword").first).to_have_text("def")
         link = answer.locator("a")
