@@ -40,6 +40,7 @@ from jarvis.app.settings_sources import (
     unknown_keys,
 )
 from jarvis.common.i18n import Language, t
+from jarvis.core.agents.runtime import OrchestrationLimits
 from jarvis.core.approvals.words_answer import ApprovalWordsSettings
 from jarvis.core.config import SecuritySettings
 from jarvis.core.procedures.config import ProcedureSettings
@@ -128,6 +129,7 @@ class Settings(BaseSettings):
     tools: BuiltinToolSettings = Field(default_factory=BuiltinToolSettings)
     openloop: OpenLoopSettings = Field(default_factory=OpenLoopSettings)
     plugin: PluginSettings = Field(default_factory=PluginSettings)
+    agents: OrchestrationLimits = Field(default_factory=OrchestrationLimits)
     # Raw entries: each is judged on its own (jarvis.core.mcp.sources), so one broken server
     # is reported by its file and key instead of stopping the app.
     mcp_servers: list[Any] = Field(

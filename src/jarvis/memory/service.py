@@ -11,7 +11,7 @@ from jarvis.memory.episodes import Episode
 from jarvis.memory.recall import EpisodeFilter, filter_episodes, rank_recalled
 from jarvis.memory.store import ALL_KINDS, InMemoryItemStore, ItemKind, ItemStore, MemoryItem
 from jarvis.memory.working import InMemoryWorkingStore, WorkingStore
-from jarvis.model_layer.embeddings import Embedder
+from jarvis.model_layer.embeddings import Embedder, cosine
 
 # Section order is the seed's: facts, long-term, procedures, task patterns, shared work memory.
 # Titles are catalog keys (`memory.section.*`): an English UI gets English headers.
@@ -29,6 +29,7 @@ _LISTED: tuple[ItemKind, ...] = ("fact", "procedure", "task_pattern", "shared")
 # With an embedder, the newest embedded items join the lexical matches as candidates, so a
 # restatement without a shared word can still be recalled.
 _SEMANTIC_CANDIDATES = 64
+_SEMANTIC_FLOOR = 0.85
 
 
 @dataclass
@@ -74,7 +75,7 @@ class MemoryService:
         )
         query_vector = await self._embed_one(query) if self.embeds else None
         if query_vector is not None:
-            candidates += await self._embedded_candidates(scope, candidates)
+            candidates += await self._embedded_candidates(scope, candidates, query_vector)
         working = await self.working.load(scope.agent_id, scope.session_id)
         fresh = [item for item in candidates if not self._in_window(item, scope)]
         recalled = rank_recalled(fresh, query, working, query_vector)[:limit]
@@ -85,13 +86,23 @@ class MemoryService:
         return _render(found, working.notes, self.language)
 
     async def _embedded_candidates(
-        self, scope: MemoryScope, already: list[MemoryItem]
+        self, scope: MemoryScope, already: list[MemoryItem], query_vector: list[float]
     ) -> list[MemoryItem]:
+        """Recent items close to the query without a shared word. Closeness is the embedder's
+        calibrated threshold (cosine scales differ per model), else a conservative default."""
+        floor = self.embedder.loop_threshold or _SEMANTIC_FLOOR
         seen = {item.id for item in already}
         newest = await self.store.latest(
             scope.agent_id, scope.user_id, tuple(_RECALLED), _SEMANTIC_CANDIDATES
         )
-        return [item for item in newest if item.embedding is not None and item.id not in seen]
+        return [
+            item
+            for item in newest
+            if item.embedding is not None
+            and item.id not in seen
+            and len(item.embedding) == len(query_vector)
+            and cosine(item.embedding, query_vector) >= floor
+        ]
 
     async def note(self, scope: MemoryScope, text: str) -> None:
         """Add to this session's shared work memory (shown every following turn)."""

@@ -8,6 +8,7 @@ from jarvis.app.agent_commands import unknown_agent
 from jarvis.app.agent_registry import AgentRegistry
 from jarvis.app.infra import AppAssembly
 from jarvis.app.settings import SettingsError, default_home
+from jarvis.app.unattended.service import Unattended
 from jarvis.common.i18n import t
 from jarvis.ui.cli.chat import ChatRepl
 from jarvis.ui.cli.chat_log import NoticeHandler, route_logs
@@ -51,6 +52,14 @@ async def _chat(
         repl = ChatRepl(agents, session)
         if notice is not None:
             notice.attach(repl.render.line)
-        await repl.run()
+        # Reminders and unattended results reach the terminal too (seed 001, issue 19).
+        unattended = Unattended(assembly, agents.builders())
+        unattended.hub.terminal = None
+        unattended.hub.attach(session.info.user_id, lambda event: repl.render.line(event["text"]))
+        await unattended.start()
+        try:
+            await repl.run()
+        finally:
+            await unattended.aclose()
     finally:
         await assembly.aclose()

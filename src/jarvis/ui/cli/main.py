@@ -14,7 +14,9 @@ import typer
 
 from jarvis.ui.cli.admin import approvals, audit, extensions
 from jarvis.ui.cli.learning_cli import memory, procedures
+from jarvis.ui.cli.mcp_cli import mcp
 from jarvis.ui.cli.openloop_cli import openloop
+from jarvis.ui.cli.schedules_cli import schedules
 
 if TYPE_CHECKING:
     from jarvis.app.infra import AppAssembly
@@ -130,6 +132,8 @@ def chat(
 
 app.add_typer(openloop, name="openloop")
 app.add_typer(approvals, name="approvals")
+app.add_typer(mcp, name="mcp")
+app.add_typer(schedules, name="schedules")
 app.add_typer(memory, name="memory")
 app.add_typer(procedures, name="procedures")
 app.command("audit")(audit)

@@ -26,6 +26,7 @@ from jarvis.agent_layer.events import (
     MessageUpdate,
     ToolExecutionEnd,
     ToolExecutionStart,
+    ToolProgress,
 )
 from jarvis.common.i18n import Language, t
 from jarvis.ui.cli.reasons import decision_reason
@@ -104,6 +105,8 @@ class TerminalRenderer:
                 self.line(self._style(f"  {arg_line}", "36"))
         elif isinstance(event, ToolExecutionEnd):
             self._tool_end(event)
+        elif isinstance(event, ToolProgress):
+            self.line(self._style(progress_line(event), "2"))
         elif isinstance(event, AgentError):
             self.line(self._style(f"✗ {event.message}", "31"))
         elif isinstance(event, AgentEnd):
@@ -207,6 +210,12 @@ def _arg_lines(args: dict[str, Any]) -> list[str]:
             shown = shown[: _ARG_PREVIEW - 1] + "…"
         lines.append(f"{visible(key)}: {shown}{more}")
     return lines
+
+
+def progress_line(event: ToolProgress) -> str:
+    total = f"/{event.total:g}" if event.total is not None else ""
+    message = f" {visible(event.message)}" if event.message else ""
+    return f"… {visible(event.tool_name)} {event.progress:g}{total}{message}"
 
 
 def _preview(args: dict[str, Any]) -> str:
