@@ -17,7 +17,7 @@ from typing import Literal
 import mcp_types
 
 from jarvis.common.logging import get_logger
-from jarvis.core.mcp.client import AuthFactory, MCPConnection, MCPServerError, State
+from jarvis.core.mcp.client import AuthFactory, MCPConnection, State
 from jarvis.core.mcp.config import MCPServerConfig, check_unique_names
 from jarvis.core.mcp.elicitation import ElicitationDesk
 from jarvis.core.mcp.names import NameTable
@@ -30,6 +30,7 @@ from jarvis.core.mcp.resources import (
     list_prompts,
     prompt_arguments,
 )
+from jarvis.core.mcp.session_parts import MCPServerError
 from jarvis.core.mcp.tools import MCPTool
 from jarvis.core.mcp.transport import ClientHooks
 from jarvis.core.tools.registry import ToolRegistry
