@@ -230,6 +230,8 @@ class MCPManager:
         server = self._servers.get(connection.name)
         if server is None or server.connection is not connection:
             return  # a replaced connection's late news
+        # Task-augmented execution is not implemented: a tool that requires it is not offered.
+        specs = [spec for spec in specs if not _needs_tasks(spec)]
         table = NameTable(connection.name, [spec.name for spec in specs])
         server.tools = [MCPTool(connection, spec, table.exposed(spec.name)) for spec in specs]
         self._registry.replace_layer("mcp", server.tools, owner=connection.name)
@@ -269,3 +271,7 @@ class MCPManager:
         return ServerStatus(
             connection.name, connection.state, tools, self._shadows(server), connection.error, log
         )
+
+
+def _needs_tasks(spec: mcp_types.Tool) -> bool:
+    return spec.execution is not None and spec.execution.task_support == "required"
