@@ -15,7 +15,7 @@ from tests.support.live_server import live_server
 async def test_mcp_card_shows_states_reconnects_and_answers_a_form(
     browser: Browser,
     npm_bin: Path,
-    tmp_path: Path,  # noqa: F811
+    tmp_path: Path,
 ) -> None:
     servers = {
         "everything": {
