@@ -14,7 +14,7 @@ from tests.support.live_server import live_server
 
 async def test_mcp_card_shows_states_reconnects_and_answers_a_form(
     browser: Browser,
-    npm_bin: Path,
+    npm_bin: Path,  # noqa: F811 - the fixture imported above
     tmp_path: Path,
 ) -> None:
     servers = {
