@@ -6,10 +6,12 @@ import asyncio
 import stat
 from pathlib import Path
 
+import pytest
 from mcp.shared.auth import OAuthToken
 
 from jarvis.agent_layer.events import ToolProgress
 from jarvis.core.mcp.call_order import CallOrder
+from jarvis.core.mcp.elicitation import form_content
 from jarvis.core.mcp.oauth import FileTokenStorage, token_path
 from jarvis.ui.cli.render import progress_line
 
@@ -62,3 +64,31 @@ def test_progress_line() -> None:
     )
 
     assert progress_line(event) == "… fs__copy 3/6 copying\\x1b[2J"
+
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string"},
+        "check": {"type": "boolean"},
+        "count": {"type": "integer", "default": 42},
+        "ratio": {"type": "number"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("name=Ada", {"name": "Ada", "count": 42}),
+        (
+            "name='Ada Lovelace' check=yes count=7",
+            {"name": "Ada Lovelace", "check": True, "count": 7},
+        ),
+        ("ratio=0.5 tags=a,b other=x", {"ratio": 0.5, "tags": ["a", "b"], "count": 42}),
+        ("count=many", {"count": "many"}),
+    ],
+)
+def test_a_typed_line_becomes_form_content(line: str, expected: dict[str, object]) -> None:
+    assert form_content(SCHEMA, line) == expected
