@@ -231,11 +231,13 @@ class InfraBuilder:
                 PostgresItemStore(lazy_pool(self._dsn)),
                 PostgresWorkingStore(lazy_pool(self._dsn)),
                 embedder,
+                language=self.settings.language,
             )
+        language = self.settings.language
         if self.settings.storage.backend == "files":
             store = SqliteItemStore(self.settings.home / "memory.db")
-            return MemoryService(memory, store, embedder=embedder)
-        return MemoryService(memory, embedder=embedder)
+            return MemoryService(memory, store, embedder=embedder, language=language)
+        return MemoryService(memory, embedder=embedder, language=language)
 
     def tool_registry(self) -> ToolRegistry:
         registry = ToolRegistry()

@@ -151,7 +151,9 @@ class SessionBuilder:
         workspace = self.app.settings.workspace_dir
 
         def tools() -> LoopTools:
-            return GatedTools(self.app.tools, workspace, gate, hidden=hidden)
+            # The agent's own tool list (and other agents' own tools) bind these turns too;
+            # `ask` tools leave on top of `never`.
+            return GatedTools(self.app.tools, workspace, gate, self.visible_tools(), hidden=hidden)
 
         return dataclasses.replace(self.setup(), tools=tools, turn_jobs=[])
 

@@ -54,7 +54,7 @@ class ChatRepl:
         self.agents = agents
         self.builder = agents.get(session.info.agent_id) or agents.main
         self.session = session
-        self.render = TerminalRenderer()
+        self.render = TerminalRenderer(lang=agents.app.settings.language)
         self.reader: LineReader | None = None
         self.elicitation = TerminalElicitation(self)
         self._unsubscribe: Callable[[], None] = session.subscribe(self._on_event)

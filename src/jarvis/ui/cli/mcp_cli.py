@@ -3,29 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from jarvis.app.mcp_config import (
-    RECONNECT_FILE,
-    mcp_json_path,
-    read_mcp_json,
-    server_set,
-    write_mcp_json,
-)
-from jarvis.app.settings import Settings, SettingsError, load_settings
-from jarvis.common.i18n import t
-from jarvis.core.mcp import MCPManager
-from jarvis.core.mcp.oauth import login as oauth_login
-from jarvis.core.mcp.oauth import stored_auth
-from jarvis.core.tools.registry import ToolRegistry
-from jarvis.ui.cli.mcp_status import status_lines
+if TYPE_CHECKING:  # the rest is imported when a command runs: `jarvis --help` stays fast
+    from jarvis.app.settings import Settings
 
 mcp = typer.Typer(help="MCP servers (mcp.json, Claude-Desktop form).", no_args_is_help=True)
 
 
 def _settings() -> Settings:
+    from jarvis.app.settings import SettingsError, load_settings
+
     try:
         return load_settings()
     except SettingsError as exc:
@@ -43,6 +33,8 @@ def add(
     header: Annotated[list[str] | None, typer.Option(help="Name=Value HTTP header.")] = None,
 ) -> None:
     """Add (or replace) a server: `jarvis mcp add fs -- npx -y <package> ~/notes`."""
+    from jarvis.app.mcp_config import mcp_json_path, read_mcp_json, write_mcp_json
+
     settings = _settings()
     path = mcp_json_path(settings)
     servers, problem = read_mcp_json(path)
@@ -69,6 +61,8 @@ def add(
 @mcp.command("remove")
 def remove(name: str) -> None:
     """Remove a server from mcp.json."""
+    from jarvis.app.mcp_config import mcp_json_path, read_mcp_json, write_mcp_json
+
     settings = _settings()
     path = mcp_json_path(settings)
     servers, problem = read_mcp_json(path)
@@ -82,6 +76,12 @@ def remove(name: str) -> None:
 @mcp.command("list")
 def list_servers() -> None:
     """Connect to every configured server and show its state, tools and last error."""
+    from jarvis.app.mcp_config import server_set
+    from jarvis.core.mcp import MCPManager
+    from jarvis.core.mcp.oauth import stored_auth
+    from jarvis.core.tools.registry import ToolRegistry
+    from jarvis.ui.cli.mcp_status import status_lines
+
     settings = _settings()
 
     async def run() -> None:
@@ -105,6 +105,9 @@ def list_servers() -> None:
 @mcp.command("reconnect")
 def reconnect(name: Annotated[str | None, typer.Argument()] = None) -> None:
     """Ask the running Jarvis to reconnect one server (or all), backoff reset."""
+    from jarvis.app.mcp_config import RECONNECT_FILE
+    from jarvis.common.i18n import t
+
     settings = _settings()
     (settings.home / RECONNECT_FILE).write_text(name or "*", encoding="utf-8")
     typer.echo(t("mcp.reconnect_asked", settings.language, name=name or "*"))
@@ -113,6 +116,10 @@ def reconnect(name: Annotated[str | None, typer.Argument()] = None) -> None:
 @mcp.command("login")
 def login(name: str) -> None:
     """Sign in to a remote server (OAuth 2.1 in the browser); tokens stay in the data dir."""
+    from jarvis.app.mcp_config import server_set
+    from jarvis.common.i18n import t
+    from jarvis.core.mcp.oauth import login as oauth_login
+
     settings = _settings()
     found = server_set(settings)
     config = next((c for c in found.configs if c.name == name), None)
