@@ -148,7 +148,7 @@ async def _handle(state: WebApp, session: AgentSession, connection: Connection, 
         if waiting is None:
             state.start_turn(session, message.text)
         else:  # decided beside the reader: a slow classifier never holds up Stop or a button
-            start_answer(state, session.id, connection, waiting, message.text)
+            start_answer(state, session, connection, waiting, message.text)
     elif message.type == "abort":
         session.abort()
     elif message.type == "approval":

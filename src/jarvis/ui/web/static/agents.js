@@ -51,6 +51,9 @@
     document.body.dataset.agent = currentAgent;
     loadAgents().then(groupSessions);
   });
+  // The HUD makes no session until the first message: show the switcher from the start.
+  document.body.dataset.agent = currentAgent;
+  loadAgents();
 
   // --- the sessions pane grouped by agent: sessions.js renders the list; we reorder its rows
   // under one heading per agent (only when sessions of two or more agents are listed).
