@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 from typing import Annotated
@@ -151,10 +152,15 @@ async def _chat(assembly: AppAssembly, session_id: str | None, agent: str | None
         unattended = Unattended(assembly, agents.builders())
         unattended.hub.terminal = None
         unattended.hub.attach(session.info.user_id, lambda event: repl.render.line(event["text"]))
-        await unattended.start()
+        # In the background: the REPL is usable at once, the engine joins when it is up.
+        starting = asyncio.create_task(unattended.start())
         try:
             await repl.run()
         finally:
+            if not starting.done():
+                starting.cancel()
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await starting
             await unattended.aclose()
     finally:
         await assembly.aclose()
