@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import sys
 from typing import Annotated
 
 import typer
@@ -152,8 +153,10 @@ async def _chat(assembly: AppAssembly, session_id: str | None, agent: str | None
         unattended = Unattended(assembly, agents.builders())
         unattended.hub.terminal = None
         unattended.hub.attach(session.info.user_id, lambda event: repl.render.line(event["text"]))
-        # In the background: the REPL is usable at once, the engine joins when it is up.
-        starting = asyncio.create_task(unattended.start())
+        # In the background: the REPL is usable at once, the engine joins when it is up. A
+        # piped, scripted chat lives for seconds: it runs no unattended work of its own.
+        interactive = sys.stdin.isatty()
+        starting = asyncio.create_task(unattended.start() if interactive else asyncio.sleep(0))
         try:
             await repl.run()
         finally:
