@@ -57,3 +57,10 @@ async def shot(page: Page, name: str) -> Path:
 
 async def no_horizontal_scroll(page: Page) -> bool:
     return bool(await page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth"))
+
+
+async def show_panels(page: Page) -> None:
+    """On a phone AGENDA, ACTIVITY and the rules are a drawer: open it (no-op on a desktop)."""
+    if await page.locator("#panels").is_visible():
+        await page.click("#panels")
+        await expect(page.locator("#side")).to_be_in_viewport()

@@ -202,10 +202,11 @@ async def test_every_button_is_on_screen_and_long_arguments_scroll(
             assert box is not None
             assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
             assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"]
-        args = page.locator("#modal-args")
-        assert await args.evaluate("n => n.scrollHeight > n.clientHeight")
-        await args.evaluate("n => { n.scrollTop = n.scrollHeight; }")
-        await expect(args.locator("dd").last).to_be_in_viewport()
+        # A file's new content is shown as the diff of what will change; it scrolls.
+        diff = page.locator("#modal-diff pre.diff")
+        assert await diff.evaluate("n => n.scrollHeight > n.clientHeight")
+        await diff.evaluate("n => { n.scrollTop = n.scrollHeight; }")
+        await expect(diff.locator("span").last).to_be_in_viewport()
 
 
 async def test_control_characters_and_space_runs_are_shown_for_what_they_are(

@@ -50,11 +50,12 @@ async def test_no_horizontal_scroll_and_panels_on_a_phone(
         assert violations == []
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
 async def test_light_dark_toggle_favicon_help_and_shortcuts(
-    browser: Browser, tmp_path: Path
+    browser: Browser, tmp_path: Path, size: str
 ) -> None:
     with live_server(tmp_path, ["hi"]) as server:
-        page, _ = await open_hud(browser, server.launch_url(), color_scheme="light")
+        page, _ = await open_hud(browser, server.launch_url(), size, color_scheme="light")
         background = "getComputedStyle(document.body).backgroundColor"
         assert await page.evaluate(background) == "rgb(246, 247, 249)"  # follows the system
         await page.click("#theme")
@@ -70,7 +71,7 @@ async def test_light_dark_toggle_favicon_help_and_shortcuts(
         await expect(page.locator("#help")).to_be_visible()
         await expect(page.locator("#help-lines")).to_contain_text("Ctrl/⌘+K")
         await expect(page.locator("#help-lines")).to_contain_text("Esc")
-        await shot(page, "help-dark-desktop")
+        await shot(page, f"help-dark-{size}")
         await page.keyboard.press("Escape")
         await expect(page.locator("#help")).to_be_hidden()
         await page.click("#help-open")
@@ -83,9 +84,10 @@ async def test_light_dark_toggle_favicon_help_and_shortcuts(
         assert "session=" not in page.url
 
 
-async def test_english_everywhere_with_lang_en(browser: Browser, tmp_path: Path) -> None:
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+async def test_english_everywhere_with_lang_en(browser: Browser, tmp_path: Path, size: str) -> None:
     with live_server(tmp_path, [bash("rm -r build")]) as server:
-        page, _ = await open_hud(browser, server.launch_url(lang="en"))
+        page, _ = await open_hud(browser, server.launch_url(lang="en"), size)
         await expect(page.locator("html")).to_have_attribute("lang", "en")
         await expect(page.locator("#send")).to_have_text("Send")
         await say(page, "clean up")
@@ -129,9 +131,10 @@ async def test_an_answer_in_words_shows_its_line(browser: Browser, tmp_path: Pat
         await expect(page.locator(".msg.user")).to_have_text(["hello"])
 
 
-async def test_first_paint_is_measured(browser: Browser, tmp_path: Path) -> None:
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+async def test_first_paint_is_measured(browser: Browser, tmp_path: Path, size: str) -> None:
     with live_server(tmp_path, ["hi"]) as server:
-        page, _ = await open_hud(browser, server.launch_url())
+        page, _ = await open_hud(browser, server.launch_url(), size)
         await page.reload()  # the second load: what a person opening the HUD again sees
         await expect(page.locator("#status.on")).to_be_visible()
         paints = await page.evaluate(
@@ -140,7 +143,7 @@ async def test_first_paint_is_measured(browser: Browser, tmp_path: Path) -> None
         )
         assert "first-contentful-paint" in paints
         SHOTS.mkdir(parents=True, exist_ok=True)
-        (SHOTS / "first-paint.json").write_text(json.dumps(paints), encoding="utf-8")
+        (SHOTS / f"first-paint-{size}.json").write_text(json.dumps(paints), encoding="utf-8")
 
 
 async def test_readme_screenshot(browser: Browser, tmp_path: Path) -> None:

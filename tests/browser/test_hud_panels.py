@@ -5,18 +5,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from playwright.async_api import Browser, expect
 
-from tests.browser.hud_pages import bash, open_hud, say, shot
+from tests.browser.hud_pages import bash, open_hud, say, shot, show_panels
 from tests.support.live_server import live_server
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
 async def test_a_reload_shows_the_same_messages_tool_blocks_and_activity(
-    browser: Browser, tmp_path: Path
+    browser: Browser, tmp_path: Path, size: str
 ) -> None:
     script = [bash("echo kept-after-reload"), "**done** with it"]
     with live_server(tmp_path, script) as server:
-        page, _ = await open_hud(browser, server.launch_url())
+        page, _ = await open_hud(browser, server.launch_url(), size)
         await say(page, "run it")
         await page.click("#modal-buttons button[data-answer=allow]")
         await expect(page.locator(".msg.assistant strong")).to_have_text("done")
@@ -29,6 +31,7 @@ async def test_a_reload_shows_the_same_messages_tool_blocks_and_activity(
         block = page.locator("details.tool")
         await expect(block).to_have_count(1)
         await expect(block.locator("summary .exit")).to_have_text("종료 코드 0")
+        await expect(block.locator(".tool-time")).to_have_text("")  # unknown from the history
         await block.locator("summary").click()
         await expect(block.locator("pre.result")).to_contain_text("kept-after-reload")
         await expect(page.locator("#activity li .what")).to_have_text(
@@ -37,17 +40,19 @@ async def test_a_reload_shows_the_same_messages_tool_blocks_and_activity(
         await expect(page.locator("#activity li .kind")).to_have_text(["승인"])
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
 async def test_activity_is_one_line_per_decision_with_the_right_label_and_a_filter(
-    browser: Browser, tmp_path: Path
+    browser: Browser, tmp_path: Path, size: str
 ) -> None:
     script = [bash("rm -rf /"), "refused", bash("ls"), "listed"]
     with live_server(tmp_path, script) as server:
-        page, _ = await open_hud(browser, server.launch_url())
+        page, _ = await open_hud(browser, server.launch_url(), size)
         await say(page, "wipe")
         await expect(page.locator(".msg.assistant").last).to_have_text("refused")
         await say(page, "list")
         await page.click("#modal-buttons button[data-answer=deny]")
         await expect(page.locator("#activity li")).to_have_count(2)
+        await show_panels(page)
         blocked, denied = page.locator("#activity li").nth(1), page.locator("#activity li").nth(0)
         await expect(blocked.locator(".kind")).to_have_text("차단")  # not an "approval"
         await expect(blocked.locator(".what")).to_contain_text("위험 명령 차단")
@@ -60,16 +65,18 @@ async def test_activity_is_one_line_per_decision_with_the_right_label_and_a_filt
         await expect(page.locator("#activity li:visible")).to_have_count(1)
         await page.click("#activity-filter [data-filter=all]")
         await expect(page.locator("#activity li:visible")).to_have_count(2)
-        await shot(page, "activity-desktop")
+        await shot(page, f"activity-{size}")
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
 async def test_agenda_card_relative_due_labels_and_activity(
-    browser: Browser, tmp_path: Path
+    browser: Browser, tmp_path: Path, size: str
 ) -> None:
     judge = ["내일 오후 3시까지 보고서 보내기 (근거: 내일 오후 3시까지 보고서 보내야 해)"]
     with live_server(tmp_path, ["알겠습니다."], judge=judge) as server:
-        page, _ = await open_hud(browser, server.launch_url())
+        page, _ = await open_hud(browser, server.launch_url(), size)
         await say(page, "내일 오후 3시까지 보고서 보내야 해")
+        await show_panels(page)
         item = page.locator("#agenda li:not(.closed)")
         await expect(item.locator(".promise-text")).to_have_text("보고서 보내기")  # no date twice
         await expect(item.locator(".due")).to_have_text("내일 15:00")
@@ -79,7 +86,7 @@ async def test_agenda_card_relative_due_labels_and_activity(
         box = await done.bounding_box()
         assert box is not None and box["height"] >= 28  # a finger-sized target
         await expect(page.locator("#activity li[data-kind=agenda]")).to_have_count(1)
-        await shot(page, "agenda-desktop")
+        await shot(page, f"agenda-{size}")
         await done.click()
         await expect(page.locator("#agenda li.closed")).to_have_count(1)
         await expect(page.locator("#activity li[data-kind=agenda]").first).to_contain_text(
@@ -87,15 +94,17 @@ async def test_agenda_card_relative_due_labels_and_activity(
         )
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
 async def test_rules_panel_shows_file_errors_who_when_and_revoke_undo(
-    browser: Browser, tmp_path: Path
+    browser: Browser, tmp_path: Path, size: str
 ) -> None:
     script = [bash("git status"), "one"]
     with live_server(tmp_path, script) as server:
-        page, _ = await open_hud(browser, server.launch_url())
+        page, _ = await open_hud(browser, server.launch_url(), size)
         await say(page, "status")
         await page.click("#modal-buttons button[data-answer=always]")
         await expect(page.locator(".msg.assistant").last).to_have_text("one")
+        await show_panels(page)
         rule = page.locator("#rules li").filter(has_text="bash git status")
         await expect(rule.locator(".meta")).to_contain_text("local ·")
         await rule.locator("button").click()
@@ -107,6 +116,36 @@ async def test_rules_panel_shows_file_errors_who_when_and_revoke_undo(
 
         (tmp_path / "approvals.yaml").write_text("rules: [unclosed\n", encoding="utf-8")
         await page.reload()
+        await show_panels(page)
         await expect(page.locator("#rules li.rule-error")).to_contain_text("approvals.yaml")
         await expect(page.locator("#rules")).not_to_contain_text("기억된 규칙이 없습니다")
-        await shot(page, "rules-error-desktop")
+        await shot(page, f"rules-error-{size}")
+
+
+REASONS = [
+    "not_required", "user_always", "user_once", "approval_required", "dangerous",
+    "denied_repeated", "policy_denied", "policy_unavailable", "secret_path", "aborted",
+    "approval_unavailable", "no_approver", "user_deny", "timeout", "rules_unreadable",
+]  # fmt: skip
+
+
+async def test_every_gate_reason_has_words_in_both_languages(
+    browser: Browser, tmp_path: Path
+) -> None:
+    with live_server(tmp_path, ["hi"]) as server:
+        for lang in ("ko", "en"):
+            page, _ = await open_hud(browser, server.launch_url(lang=lang))
+            words = await page.evaluate(
+                "rs => rs.map(r => Jarvis.panels.decisionWords({outcome: 'block', reason: r}))",
+                REASONS,
+            )
+            assert all(
+                w and w != r and "_" not in w for w, r in zip(words, REASONS, strict=True)
+            ), words
+            decision = {
+                "outcome": "allow",
+                "reason": "rule:approvals/main.yaml",
+                "rule": "bash git status",
+            }
+            rule = await page.evaluate("d => Jarvis.panels.decisionWords(d)", decision)
+            assert "bash git status" in rule and "approvals/main.yaml" in rule

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Browser, WebSocketRoute, expect
+from playwright.async_api import Browser, Route, WebSocketRoute, expect
 
 from tests.browser.hud_pages import bash, call, no_horizontal_scroll, open_hud, say, shot
 from tests.support.live_server import live_server
@@ -15,7 +15,7 @@ from tests.support.live_server import live_server
 ANSWER = """Here is **the plan**:
 
 | step | what |
-|---|---|
+|---:|---|
 | 1 | build |
 | 2 | ship |
 
@@ -37,6 +37,7 @@ async def test_answers_are_rendered_markdown_with_highlight_copy_table_and_safe_
         await say(page, "plan?")
         answer = page.locator(".msg.assistant").last
         await expect(answer.locator("table td")).to_have_count(4)
+        await expect(answer.locator("table td.align-right").first).to_have_text("1")
         await expect(answer.locator("strong")).to_have_text("the plan")
         await expect(answer.locator("pre code.hljs .hljs-keyword").first).to_have_text("def")
         link = answer.locator("a")
@@ -113,11 +114,12 @@ async def test_the_approval_for_a_file_edit_shows_the_diff_before_allow(
         await expect(block.locator("pre.diff .add")).to_have_text("+b = 20\n")
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
 async def test_stop_leaves_a_line_and_marks_the_killed_tool(
-    browser: Browser, tmp_path: Path
+    browser: Browser, tmp_path: Path, size: str
 ) -> None:
     with live_server(tmp_path, [bash("sleep 60"), "never"]) as server:
-        page, _ = await open_hud(browser, server.launch_url())
+        page, _ = await open_hud(browser, server.launch_url(), size)
         await say(page, "wait a minute")
         await page.click("#modal-buttons button[data-answer=allow]")
         await expect(page.locator("details.tool.running")).to_have_count(1)
@@ -130,7 +132,7 @@ async def test_stop_leaves_a_line_and_marks_the_killed_tool(
         await expect(killed.locator(".tool-icon")).to_have_text("✗")
         await expect(killed).to_have_class("tool bad killed")
         await expect(page.locator("#working")).to_be_hidden()
-        await shot(page, "stopped-desktop")
+        await shot(page, f"stopped-{size}")
 
 
 async def test_a_message_typed_offline_is_kept_and_sent_on_reconnect(
@@ -163,3 +165,25 @@ async def test_a_message_typed_offline_is_kept_and_sent_on_reconnect(
         await expect(page.locator(".msg.assistant").last).to_have_text("second")
         await expect(page.locator(".msg.user.queued")).to_have_count(0)
         await expect(page.locator(".msg.user")).to_have_text(["one", "two"])
+
+
+async def test_a_first_message_survives_a_server_that_cannot_make_the_session(
+    browser: Browser, tmp_path: Path
+) -> None:
+    with live_server(tmp_path, ["made it"]) as server:
+        page, _ = await open_hud(browser, server.launch_url())
+        refused: list[str] = []
+
+        async def fail_once(route: Route) -> None:
+            if not refused:
+                refused.append(route.request.url)
+                await route.fulfill(status=503, body='{"detail": "down"}')
+            else:
+                await route.continue_()
+
+        await page.route("**/api/sessions?*", fail_once)
+        await say(page, "hello?")
+        await expect(page.locator(".msg.assistant")).to_have_text(["made it"])
+        assert refused  # the first attempt failed; the message waited and went out
+        await expect(page.locator(".msg.user")).to_have_text(["hello?"])
+        await expect(page.locator("#banner")).to_be_hidden()

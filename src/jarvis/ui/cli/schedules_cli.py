@@ -10,14 +10,12 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Awaitable, Callable
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from jarvis.app.agent_registry import AgentRegistry
-from jarvis.app.settings import SettingsError
-from jarvis.app.unattended.service import PreapprovalRequired, Unattended
-from jarvis.core.scheduler.preapproval import NotOwner
+if TYPE_CHECKING:  # the rest is imported when a command runs: `jarvis --help` stays fast
+    from jarvis.app.unattended.service import Unattended
 
 schedules = typer.Typer(
     help="Schedules that run while nobody watches.", invoke_without_command=True
@@ -26,6 +24,10 @@ _User = Annotated[str, typer.Option("--user", help="Who asks (the terminal user:
 
 
 def _run(work: Callable[[Unattended], Awaitable[str]]) -> None:
+    from jarvis.app.agent_registry import AgentRegistry
+    from jarvis.app.settings import SettingsError
+    from jarvis.app.unattended.service import PreapprovalRequired, Unattended
+    from jarvis.core.scheduler.preapproval import NotOwner
     from jarvis.ui.cli.main import assemble, fail
 
     async def run() -> str:

@@ -10,6 +10,7 @@
   document.querySelectorAll("[data-i18n-title]").forEach((n) => { n.title = S[n.dataset.i18nTitle]; n.setAttribute("aria-label", n.title); });
 
   let ws = null, sessionId = params.get("session") || sessionStorage.getItem("jarvis_session") || "";
+  if (sessionId) sessionStorage.setItem("jarvis_session", sessionId); // a deep link is this tab's session
   let running = false, retries = 0, reconnectTimer = null;
   let current = null;            // the assistant bubble being streamed
   const blocks = new Map();      // tool_call_id -> ToolBlock
@@ -89,7 +90,7 @@
       case "tool_execution_end": toolEnded(ev); break;
       case "agent_end":
         finishStream(); setWorking(false);
-        if (ev.ended_by === "aborted") { addMessage("system stopped", `■ ${S.stopped}`); panels.log("deny", `■ ${S.stopped}`, false); }
+        if (ev.ended_by === "aborted") { addMessage("system stopped", `■ ${S.stopped}`); panels.log("stop", `■ ${S.stopped}`, false); }
         for (const b of blocks.values()) if (b.node.classList.contains("running")) b.finish({ is_error: true, killed: true, result: "" });
         sessions.load(); panels.loadAgenda(); panels.loadExtensions(); break;
       case "agent_error": // a turn's last event, like agent_end
@@ -134,7 +135,8 @@
     }
     for (const b of blocks.values()) if (b.node.classList.contains("running") && !running) b.finish({ is_error: true, killed: true, result: "", ended: null });
     for (const node of outbox.map((o) => o.node)) $("messages").append(node);
-    scrollDown(); panels.rebuild(sessionId);
+    scrollDown();
+    await panels.rebuild(sessionId); // before queued messages go out: their lines come live
   }
   function unescapeHtml(text) { // the server escapes user input; show it as typed (as text)
     return text.replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
@@ -193,19 +195,30 @@
     item.failTimer = setTimeout(() => {
       if (!outbox.includes(item)) return;
       item.node.classList.add("failed"); note.textContent = ` · ${S.failed} `;
-      note.append(button("small retry", S.retry, () => { clearTimeout(item.failTimer); if (deliver(item)) outbox.splice(outbox.indexOf(item), 1); else connect(); }));
+      note.append(button("small retry", S.retry, () => { note.lastChild.remove(); note.textContent = ` · ${S.queued}`; retry(); }));
     }, 20_000);
   }
-  async function send(frame, text) {
+  function retry() {
+    if (!sessionId) { startSession(); return; }
+    if (ws && ws.readyState === WebSocket.OPEN) flushOutbox(); else connect();
+  }
+  // The first message makes the session; until it exists the message waits in the outbox.
+  async function startSession() {
+    let res = null;
+    try { res = await api(`/api/sessions?lang=${lang}`, { method: "POST" }); } catch { /* offline */ }
+    if (!res || !res.ok) { // the server is unreachable: say so and try again with backoff
+      markOnline(false); clearTimeout(reconnectTimer);
+      reconnectTimer = setTimeout(startSession, Math.min(15_000, 500 * 2 ** retries++)); return;
+    }
+    sessionId = (await res.json()).id; sessionStorage.setItem("jarvis_session", sessionId);
+    syncAddress(); sessions.load(); connect();
+  }
+  function send(frame, text) {
     const item = { frame, node: addMessage("user", text) };
     current = null;
-    if (!sessionId) { // the first message makes the session
-      const res = await api(`/api/sessions?lang=${lang}`, { method: "POST" });
-      if (!res.ok) { outbox.push(item); markQueued(item); return; }
-      outbox.push(item); sessionId = (await res.json()).id; sessionStorage.setItem("jarvis_session", sessionId);
-      syncAddress(); connect(); return;
-    }
-    if (!deliver(item)) { outbox.push(item); markQueued(item); }
+    if (sessionId && deliver(item)) return;
+    outbox.push(item); markQueued(item);
+    if (!sessionId) startSession(); // sent once the new session's socket opens
   }
   function submit(text) {
     const trimmed = text.trim();

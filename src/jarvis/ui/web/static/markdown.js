@@ -16,6 +16,16 @@
     },
   });
   md.disable("image");
+  // Column alignment as a class: a style attribute would break the CSP (style-src 'self').
+  for (const rule of ["th_open", "td_open"]) {
+    md.renderer.rules[rule] = (tokens, idx, options, env, self) => {
+      const token = tokens[idx];
+      const align = /text-align:\s*(left|right|center)/.exec(token.attrGet("style") || "");
+      token.attrs = (token.attrs || []).filter(([name]) => name !== "style");
+      if (align) token.attrJoin("class", `align-${align[1]}`);
+      return self.renderToken(tokens, idx, options);
+    };
+  }
   md.linkify.set({ fuzzyLink: false }); // "app.py" is a file name, not a web address
   const PURIFY = { RETURN_DOM_FRAGMENT: true, FORBID_ATTR: ["style"], FORBID_TAGS: ["style", "img", "form", "input"] };
   window.DOMPurify.addHook("afterSanitizeAttributes", (node) => {

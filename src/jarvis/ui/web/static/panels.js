@@ -10,7 +10,7 @@
   // Which kind a gate decision is, and the human words for it.
   function decisionKind(d) {
     const r = d.reason || "";
-    if (d.outcome === "aborted" || r === "aborted") return "deny";
+    if (d.outcome === "aborted" || r === "aborted") return "stop";
     if (["user_once", "user_always", "user_deny", "timeout", "no_approver", "approval_unavailable"].includes(r)) return "approval";
     if (r.startsWith("rule:")) return d.outcome === "allow" ? "rule" : "block";
     if (d.outcome === "block") return "block";
@@ -41,7 +41,7 @@
     $("activity").prepend(li);
     while ($("activity").children.length > MAX_LINES) $("activity").lastChild.remove();
   }
-  const GROUPS = { tools: ["auto", "rule", "tool"], decisions: ["approval", "block", "deny", "rule"], agenda: ["agenda"], errors: ["error", "block", "deny"] };
+  const GROUPS = { tools: ["auto", "rule", "tool"], decisions: ["approval", "block", "deny", "rule"], agenda: ["agenda"], errors: ["error", "block", "deny", "stop"] };
   const matches = (kind) => filter === "all" || (GROUPS[filter] || []).includes(kind);
   function setFilter(name) {
     filter = name;
@@ -63,10 +63,11 @@
   }
   // After a reload: the same lines, from the audit log (oldest first, so the newest ends on top).
   async function rebuild(sessionId) {
-    $("activity").replaceChildren();
-    if (!sessionId) return;
+    if (!sessionId) { $("activity").replaceChildren(); return; }
     const res = await api(`/api/audit?session=${encodeURIComponent(sessionId)}&limit=100`); if (!res.ok) return;
-    for (const r of await res.json()) {
+    const rows = await res.json();
+    $("activity").replaceChildren();
+    for (const r of rows) {
       if (r.outcome === "ask") continue; // the answer that follows is the decision
       const d = { outcome: r.outcome, reason: r.reason, rule: r.rule };
       const ok = r.outcome === "allow";

@@ -14,7 +14,11 @@
         if (query && !titleOf(s).toLowerCase().includes(query)) continue;
         const li = el("li", s.id === current() ? "on" : ""); li.dataset.id = s.id;
         const open = button("session-open", "", () => onSelect(s.id));
-        open.append(el("span", "session-title", titleOf(s)), el("time", "muted", when(s.updated_ms)));
+        open.append(el("span", "session-title", titleOf(s)));
+        const meta = el("span", "session-meta");
+        if (s.agent_id && s.agent_id !== "main") meta.append(el("span", "agent-badge", s.agent_id));
+        meta.append(el("time", "muted", when(s.updated_ms)));
+        open.append(meta);
         const tools = el("span", "session-tools");
         tools.append(button("icon-btn rename", "✎", () => rename(s), S.rename), button("icon-btn delete", "✕", () => remove(s), S.del));
         li.append(open, tools); list.append(li);

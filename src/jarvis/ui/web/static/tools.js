@@ -74,7 +74,8 @@
     }
     finish({ is_error, result, killed = false, ended = Date.now(), full = false }) {
       clearInterval(this.timer);
-      if (ended) this.elapsed.textContent = `${(Math.max(0, ended - this.started) / 1000).toFixed(1)}s`;
+      // From the history the run time is unknown (only when it was written): show none.
+      this.elapsed.textContent = ended ? `${(Math.max(0, ended - this.started) / 1000).toFixed(1)}s` : "";
       this.node.classList.remove("running");
       this.node.classList.add(is_error || killed ? "bad" : "ok");
       if (killed) this.node.classList.add("killed");
