@@ -40,11 +40,11 @@
   hud.on("session", (ev) => {
     currentAgent = ev.session.agent_id || "main";
     document.body.dataset.agent = currentAgent;
-    loadAgents().then(groupSessions);
+    loadAgents().then(groupSessions).catch(() => {});
   });
   // The HUD makes no session until the first message: show the switcher from the start.
   document.body.dataset.agent = currentAgent;
-  loadAgents();
+  loadAgents().catch(() => {}); // a reload cutting the request is not an error
 
   // --- the session menu grouped by agent (app.js fills it; we regroup what it put there)
   const sessionSelect = $("session-select");
