@@ -3,7 +3,8 @@
 The real `AgentSession.prompt` with an instantly answering scripted model, one event subscriber
 that serialises every event (as the Web HUD does), and each stage wrapped with perf_counter.
 3 sessions x 200 turns (a warm-up session first, discarded); medians of turns 1-20 and 181-200.
-Conditions: JSONL + memory on, JSONL + memory off, in-memory store + memory on; then one
+Conditions: JSONL + memory on, JSONL + memory off, in-memory store + memory on, JSONL + the
+SQLite memory store (`memory.db`, the files backend's default); then one
 2,000-turn JSONL + memory session. Prints a markdown table.
 
     uv run python benchmarks/turn_overhead.py [--turns 200] [--long 2000]
@@ -34,6 +35,7 @@ from jarvis.core.session import AgentSession, SessionSetup
 from jarvis.memory import MemoryService, MemorySettings
 from jarvis.memory.pg_store import PostgresItemStore
 from jarvis.memory.pg_working import PostgresWorkingStore
+from jarvis.memory.sqlite_store import SqliteItemStore
 from jarvis.model_layer import FauxProvider, FauxResponse
 
 ROOT = str(Path(__file__).resolve().parents[1])
@@ -113,12 +115,15 @@ async def make_store(kind: str, root: Path, dsn: str | None) -> SessionStore:
     if kind == "postgres":
         assert dsn is not None
         return await PostgresSessionStore.connect(dsn)
-    return JsonlSessionStore(root) if kind == "jsonl" else MemorySessionStore()
+    return JsonlSessionStore(root) if kind in ("jsonl", "sqlite") else MemorySessionStore()
 
 
-async def make_memory(kind: str, memory_on: bool, dsn: str | None) -> MemoryService:
-    """On PostgreSQL, long-term and working memory live there too (as a deployment has them)."""
+async def make_memory(kind: str, memory_on: bool, dsn: str | None, root: Path) -> MemoryService:
+    """On PostgreSQL, long-term and working memory live there too (as a deployment has them);
+    `sqlite` is the files backend's durable long-term store."""
     settings = MemorySettings(enabled=memory_on)
+    if kind == "sqlite":
+        return MemoryService(settings, SqliteItemStore(root / "memory.db"))
     if kind != "postgres":
         return MemoryService(settings)
     assert dsn is not None
@@ -138,8 +143,9 @@ async def condition(
 ) -> list[tuple[str, str, list[dict[str, float]]]]:
     per_turn: list[list[dict[str, float]]] = []
     for index in range(sessions + 1):  # the first session is a warm-up
-        store = await make_store(kind, root / label.replace(" ", "_") / str(index), dsn)
-        memory = await make_memory(kind, memory_on, dsn)
+        store = await make_store(kind, root / label.replace(" ", "_") / f"{index}-s", dsn)
+        folder = root / label.replace(" ", "_") / str(index)
+        memory = await make_memory(kind, memory_on, dsn, folder)
         rows = await run_session(store, memory, turns, Timings(), f"s{index}-{time.time_ns()}")
         await store.aclose()
         await memory.store.aclose()
@@ -206,6 +212,7 @@ async def main() -> None:
             ("JSONL, memory on", "jsonl", True),
             ("JSONL, memory off", "jsonl", False),
             ("memory store, memory on", "memory", True),
+            ("JSONL, SQLite memory on", "sqlite", True),
         ]
         if args.postgres:
             conditions.append(("PostgreSQL, memory on", "postgres", True))
@@ -233,6 +240,12 @@ async def main() -> None:
     print(
         f"\nJSONL + memory on: turns {args.turns - 19}-{args.turns} / 1-20 = {late / early:.2f}x "
         f"(target <= 1.5x), late median {late:.3f} ms (target < 1 ms)"
+    )
+    sqlite_early = by[("JSONL, SQLite memory on", "1–20")]
+    sqlite_late = by[("JSONL, SQLite memory on", f"{args.turns - 19}–{args.turns}")]
+    print(
+        f"JSONL + SQLite memory: turns {args.turns - 19}-{args.turns} / 1-20 = "
+        f"{sqlite_late / sqlite_early:.2f}x (target <= 1.5x), late median {sqlite_late:.3f} ms"
     )
     if args.long:
         long_late = by[("JSONL, memory on (long)", f"{args.long - 19}–{args.long}")]

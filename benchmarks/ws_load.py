@@ -88,9 +88,7 @@ async def one_session(
 ) -> None:
     first = Conn(await websockets.connect(url, additional_headers=headers, max_size=None))
     session = (await first.next("session"))["session"]["id"]
-    second = Conn(
-        await websockets.connect(f"{url}?session={session}", additional_headers=headers)
-    )
+    second = Conn(await websockets.connect(f"{url}?session={session}", additional_headers=headers))
     await second.next("session")
     for turn in range(turns):
         approval = every > 0 and turn % every == every - 1

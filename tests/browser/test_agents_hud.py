@@ -55,13 +55,19 @@ async def test_a_subagents_bash_call_asks_the_human_in_the_parents_hud(
 async def test_the_switcher_opens_a_session_of_another_agent(
     browser: Browser, tmp_path: Path
 ) -> None:
-    with live_server(home_with_agents(tmp_path), ["hi"]) as server:
+    with live_server(home_with_agents(tmp_path), ["hi", "hello from KAREN"]) as server:
         page = await open_hud(browser, server.launch_url())
+        await say(page, "hello jarvis")
+        await expect(page.locator("#messages .msg.assistant").last).to_have_text("hi")
         switcher = page.locator("#agent-select")
         await expect(switcher.locator("option")).to_have_text(["JARVIS", "KAREN"])
         await expect(page.locator("body")).to_have_attribute("data-agent", "main")
         await switcher.select_option("karen")
         await expect(page.locator("body")).to_have_attribute("data-agent", "karen")
         await expect(page.locator("#agent-select")).to_have_value("karen")
-        # The sessions list marks sessions of agents other than JARVIS with the agent's id.
-        await expect(page.locator("#session-list li.on .agent-badge")).to_have_text("karen")
+        await expect(page.locator(".brand")).to_have_text("KAREN")
+        # KAREN's session is listed once it has a message; then the pane groups by agent.
+        await say(page, "hello karen")
+        await expect(page.locator("#messages .msg.assistant").last).to_have_text("hello from KAREN")
+        groups = page.locator("#session-list li.agent-group")
+        await expect(groups).to_have_text(["JARVIS", "KAREN"])

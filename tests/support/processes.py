@@ -123,7 +123,7 @@ def stop(process: subprocess.Popen[str], grace_sec: float = 10) -> None:
         process.wait(grace_sec)
 
 
-async def healthy(address: str, timeout: float = 30) -> None:
+async def healthy(address: str, timeout: float = 120) -> None:
     """Wait until `GET /api/health` answers 200 (raises `TimeoutError` after `timeout` s)."""
     async with httpx.AsyncClient() as http, asyncio.timeout(timeout):
         while True:

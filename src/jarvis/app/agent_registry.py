@@ -19,6 +19,7 @@ from jarvis.core.agents.runtime import OrchestrationLimits, SubAgentHost, nested
 from jarvis.core.agents.tools import AskAgentTool, OrchestrateTool, SubAgentTool
 from jarvis.core.session import AgentSession
 from jarvis.core.tools.base import Tool
+from jarvis.memory.service import PERSON_WORDS_HEADER, MemoryScope
 from jarvis.model_layer.messages import UserMessage
 from jarvis.model_layer.provider import Provider
 
@@ -54,10 +55,11 @@ class AgentRegistry:
             gate=app.gate,
             model_for=self._model_for,
             visible_for=self._visible_for,
+            ask_for=lambda agent_id: (self.get(agent_id) or self.main).profile.boundaries.ask,
             memory=app.memory,
             clock=app.clock,
             language=app.settings.language,
-            limits=limits or OrchestrationLimits(),
+            limits=limits or app.settings.agents,
         )
         app.definitions.listeners.append(self.refresh)
         self.refresh()
@@ -147,11 +149,15 @@ class AgentRegistry:
         setup = builder.setup()
         tools = setup.tools()
         path = (*ctx.path, agent_id)
+        # The asked agent remembers with its own memory, as in its own sessions.
+        scope = MemoryScope(setup.memory_owner, ctx.user_id, ctx.session_id, ctx.turn)
+        recalled = await setup.memory.observe(scope, question) if setup.memory else ""
+        asked = f"{recalled}\n\n{PERSON_WORDS_HEADER}\n{question}" if recalled else question
         result = await run_agent_loop(
             provider=setup.provider,
             model=setup.model,
             system_prompt=setup.system_prompt(tools),
-            history=[UserMessage(content=question)],
+            history=[UserMessage(content=asked)],
             tools=tools,
             emit=nested_sink(ctx.emit, path),
             tool_context=dataclasses.replace(ctx, agent_id=agent_id, agent_path=path),

@@ -7,7 +7,7 @@ import contextlib
 
 from watchfiles import awatch
 
-from jarvis.app.mcp_config import MCP_JSON, server_set
+from jarvis.app.mcp_config import MCP_JSON, RECONNECT_FILE, server_set
 from jarvis.app.settings import CONFIG_FILE, Settings, SettingsError, load_settings
 from jarvis.common.logging import get_logger
 from jarvis.core.mcp import MCPManager
@@ -20,7 +20,8 @@ class McpConfigWatcher:
         self.settings = settings
         self.mcp = mcp
         self.path = settings.home.expanduser().resolve() / CONFIG_FILE
-        self.paths = {str(self.path), str(self.path.parent / MCP_JSON)}
+        self.reconnect_file = self.path.parent / RECONNECT_FILE
+        self.paths = {str(self.path), str(self.path.parent / MCP_JSON), str(self.reconnect_file)}
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -35,7 +36,7 @@ class McpConfigWatcher:
 
     async def _run(self) -> None:
         watched = self.paths
-        async for _ in awatch(
+        async for changes in awatch(
             self.path.parent,
             watch_filter=lambda _c, p: p in watched,
             step=1,
@@ -43,7 +44,22 @@ class McpConfigWatcher:
             stop_event=self._stop,
             recursive=False,
         ):
-            await self.reload()
+            paths = {path for _change, path in changes}
+            if str(self.reconnect_file) in paths:
+                self.reconnect()
+            if paths - {str(self.reconnect_file)}:
+                await self.reload()
+
+    def reconnect(self) -> None:
+        try:
+            name = self.reconnect_file.read_text(encoding="utf-8").strip()
+            self.reconnect_file.unlink()
+        except OSError:
+            return  # already handled (the deletion is a change too)
+        try:
+            self.mcp.reconnect(None if name in ("", "*") else name)
+        except KeyError:
+            _log.warning("jarvis mcp reconnect: no MCP server %r", name)
 
     async def reload(self) -> None:
         try:

@@ -23,6 +23,7 @@ from jarvis.app.demo import demo_provider
 from jarvis.app.extension_watcher import ExtensionWatcher
 from jarvis.app.learning import Learning, build_learning
 from jarvis.app.mcp_config import server_set
+from jarvis.app.mcp_setup import build_mcp
 from jarvis.app.settings import Settings, SettingsError
 from jarvis.common.clock import Clock, SystemClock
 from jarvis.common.logging import get_logger
@@ -230,11 +231,13 @@ class InfraBuilder:
                 PostgresItemStore(lazy_pool(self._dsn)),
                 PostgresWorkingStore(lazy_pool(self._dsn)),
                 embedder,
+                language=self.settings.language,
             )
+        language = self.settings.language
         if self.settings.storage.backend == "files":
             store = SqliteItemStore(self.settings.home / "memory.db")
-            return MemoryService(memory, store, embedder=embedder)
-        return MemoryService(memory, embedder=embedder)
+            return MemoryService(memory, store, embedder=embedder, language=language)
+        return MemoryService(memory, embedder=embedder, language=language)
 
     def tool_registry(self) -> ToolRegistry:
         registry = ToolRegistry()
@@ -266,7 +269,15 @@ class InfraBuilder:
         memory = self.memory_service()
         tools.register_all(memory_tools(memory, self.clock, settings.language))
         skills = SkillRegistry()
-        mcp = MCPManager(tools, log_dir=settings.home / "logs" / "mcp")
+        # The sampler reaches the model through the assembly, which exists only below.
+        built: list[AppAssembly] = []
+        mcp = build_mcp(
+            settings,
+            tools,
+            sandbox.approvals,
+            self.clock,
+            lambda: (built[0].provider_for(settings.model), settings.model),
+        )
         definitions = AgentDefinitions(settings.home, settings.model)
         assembly = AppAssembly(
             settings=settings,
@@ -296,6 +307,7 @@ class InfraBuilder:
             definitions=definitions,
             demo=self.demo,
         )
+        built.append(assembly)
         assembly.learning = build_learning(assembly, settings.procedures)
         return assembly
 

@@ -15,6 +15,9 @@ from jarvis.core.mcp import ConfigProblem
 from jarvis.core.mcp.sources import ServerSet, collect
 
 MCP_JSON: Final = "mcp.json"
+# `jarvis mcp reconnect` drops this into the data dir; the running app's watcher reconnects
+# the named server ("*": all) and deletes it. A file, since the CLI is another process.
+RECONNECT_FILE: Final = "mcp-reconnect"
 _ENV: Final = "JARVIS_MCP_SERVERS"
 
 

@@ -17,6 +17,7 @@ from jarvis.app.profile import AgentProfile
 from jarvis.common.clock import new_id
 from jarvis.common.i18n import Language, t
 from jarvis.core.agenda import AgendaJob
+from jarvis.core.mcp.prompting import server_instructions
 from jarvis.core.memory_tools.corrections import CorrectionJob
 from jarvis.core.procedures.idle import IdleLearningJob
 from jarvis.core.procedures.tools import ProcedureTools
@@ -87,6 +88,7 @@ class SessionBuilder:
             turn_jobs=self._turn_jobs(),
             plugins=self.app.plugins,
             skills=self.app.skills,
+            expand_input=self.app.mcp.expand_input,
             memory_agent_id=self.profile.memory_agent,
         )
 
@@ -149,7 +151,9 @@ class SessionBuilder:
         workspace = self.app.settings.workspace_dir
 
         def tools() -> LoopTools:
-            return GatedTools(self.app.tools, workspace, gate, hidden=hidden)
+            # The agent's own tool list (and other agents' own tools) bind these turns too;
+            # `ask` tools leave on top of `never`.
+            return GatedTools(self.app.tools, workspace, gate, self.visible_tools(), hidden=hidden)
 
         return dataclasses.replace(self.setup(), tools=tools, turn_jobs=[])
 
@@ -173,7 +177,7 @@ class SessionBuilder:
         if self.app.sandbox.any_requires_approval(names):
             # Seed 000: without this, models answer "run it yourself" instead of calling tools.
             prompt = f"{prompt}\n\n{t('prompt.approval_rule', lang)}"
-        return prompt
+        return prompt + server_instructions(self.app.mcp.instructions())
 
     async def create(self, *, user_id: str = "local", lang: Language | None = None) -> AgentSession:
         now = self.app.clock.now_ms()

@@ -25,12 +25,22 @@ from pydantic_settings import (
     PydanticBaseSettingsSource,
     SettingsConfigDict,
 )
+from pydantic_settings import SettingsError as PydanticSettingsError
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from jarvis.agent_layer.config import LoopSettings
 from jarvis.agent_layer.openloop.openloop_types import OpenLoopConfig
+from jarvis.app.settings_sources import (
+    Loc,
+    config_language,
+    env_parse_error,
+    locate,
+    provider_hint,
+    unknown_keys,
+)
 from jarvis.common.i18n import Language, t
+from jarvis.core.agents.runtime import OrchestrationLimits
 from jarvis.core.approvals.words_answer import ApprovalWordsSettings
 from jarvis.core.config import SecuritySettings
 from jarvis.core.procedures.config import ProcedureSettings
@@ -119,6 +129,7 @@ class Settings(BaseSettings):
     tools: BuiltinToolSettings = Field(default_factory=BuiltinToolSettings)
     openloop: OpenLoopSettings = Field(default_factory=OpenLoopSettings)
     plugin: PluginSettings = Field(default_factory=PluginSettings)
+    agents: OrchestrationLimits = Field(default_factory=OrchestrationLimits)
     # Raw entries: each is judged on its own (jarvis.core.mcp.sources), so one broken server
     # is reported by its file and key instead of stopping the app.
     mcp_servers: list[Any] = Field(
@@ -213,23 +224,53 @@ class SettingsError(Exception):
 
 
 def load_settings(**overrides: Any) -> Settings:
-    """Build settings or raise `SettingsError` with one clear line per wrong value."""
+    """Build settings or raise `SettingsError` with one clear line per wrong value, naming the
+    environment variable or the config.yaml line it came from."""
+    config = Path(overrides.get("home") or default_home()).expanduser() / CONFIG_FILE
+    lang = _env_language(config)
     try:
-        return Settings(**overrides)
+        settings = Settings(**overrides)
     except ValidationError as exc:
-        lang = _env_language()
-        lines = [
-            t("settings.invalid", lang, name=_setting_name(err["loc"]), detail=err["msg"])
-            for err in exc.errors()
-        ]
+        lines = [locate(err["loc"], err["msg"], config, lang) for err in exc.errors()]
         raise SettingsError("\n".join(lines)) from None
+    except PydanticSettingsError as exc:  # a list/object environment value that is not JSON
+        field = str(exc).split('"')[1] if '"' in str(exc) else ""
+        raise SettingsError(env_parse_error(Settings, field, lang)) from None
+    _check_providers(settings, config, lang)
+    return settings
 
 
-def _env_language() -> Language:
-    """The language for start-up errors, read before settings exist."""
-    return "en" if os.environ.get("JARVIS_LANGUAGE") == "en" else "ko"
+def config_warnings(settings: Settings) -> list[str]:
+    """Keys in config.yaml that no setting has (each with a "did you mean")."""
+    return unknown_keys(Settings, settings.home / CONFIG_FILE, settings.language)
 
 
-def _setting_name(loc: tuple[int | str, ...]) -> str:
-    parts = [str(part).upper() for part in loc if not isinstance(part, int)]
-    return ENV_PREFIX + "__".join(parts)
+def _check_providers(settings: Settings, config: Path, lang: Language) -> None:
+    from jarvis.model_layer.providers.registry_defaults import default_provider_registry
+
+    known = default_provider_registry(lang).names()
+    models: list[tuple[Loc, ModelSettings | None]] = [
+        (("model", "provider"), settings.model),
+        (("openloop", "model", "provider"), settings.openloop.model),
+        (("approvals", "words_model", "provider"), settings.approvals.words_model),
+    ]
+    for loc, model in models:
+        if model is not None and model.provider not in known:
+            hint = provider_hint(model.provider, known, lang)
+            detail = t(
+                "settings.unknown_provider",
+                lang,
+                provider=model.provider,
+                known=", ".join(known),
+                hint=hint,
+            )
+            raise SettingsError(locate(loc, detail, config, lang))
+
+
+def _env_language(config: Path | None = None) -> Language:
+    """The language for start-up errors, read before settings exist: the environment, else
+    config.yaml's `language`."""
+    value = os.environ.get("JARVIS_LANGUAGE")
+    if value in ("en", "ko"):
+        return "en" if value == "en" else "ko"
+    return (config_language(config) if config is not None else None) or "ko"

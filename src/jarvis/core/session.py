@@ -57,6 +57,8 @@ class SessionSetup:
     turn_jobs: list[TurnJob] = field(default_factory=list)
     plugins: PluginHost = field(default_factory=PluginHost)
     skills: SkillRegistry | None = None
+    # Rewrites the typed text before skills see it (MCP `/server:prompt`, `@server:uri`).
+    expand_input: Callable[[str], Awaitable[str]] | None = None
     # The model's context size, asked when a turn starts (None: unknown).
     context_window: Callable[[], Awaitable[int | None]] | None = None
     # Whose long-term memory the session reads and writes (None: the agent's own).
@@ -165,6 +167,8 @@ class AgentSession:
     async def _turn(self, text: str, abort: asyncio.Event, ending: _TurnEnding) -> TurnOutcome:
         setup = self.setup
         turn = self.info.turns + 1
+        if setup.expand_input is not None:
+            text = await setup.expand_input(text)
         expanded = setup.skills.expand(text) if setup.skills and text.startswith("/") else None
         text = expanded or text  # `/name args` becomes the skill's prompt
         checked = validate_input(text, max_length=setup.input_max_length, lang=setup.language)

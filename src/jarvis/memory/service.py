@@ -5,20 +5,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jarvis.common.clock import new_id
+from jarvis.common.i18n import Language, t
 from jarvis.memory.config import MemorySettings
 from jarvis.memory.episodes import Episode
 from jarvis.memory.recall import EpisodeFilter, filter_episodes, rank_recalled
 from jarvis.memory.store import ALL_KINDS, InMemoryItemStore, ItemKind, ItemStore, MemoryItem
 from jarvis.memory.working import InMemoryWorkingStore, WorkingStore
-from jarvis.model_layer.embeddings import Embedder
+from jarvis.model_layer.embeddings import Embedder, cosine
 
 # Section order is the seed's: facts, long-term, procedures, task patterns, shared work memory.
+# Titles are catalog keys (`memory.section.*`): an English UI gets English headers.
 _SECTIONS: tuple[tuple[str, tuple[ItemKind, ...]], ...] = (
-    ("[핵심 사실]", ("fact",)),
-    ("[장기 기억]", ("semantic", "episode")),
-    ("[절차 기억]", ("procedure",)),
-    ("[작업 패턴]", ("task_pattern",)),
-    ("[작업 공유 메모리]", ("shared",)),
+    ("memory.section.facts", ("fact",)),
+    ("memory.section.long_term", ("semantic", "episode")),
+    ("memory.section.procedures", ("procedure",)),
+    ("memory.section.task_patterns", ("task_pattern",)),
+    ("memory.section.shared", ("shared",)),
 )
 # Put between recalled memory and the person's words in the turn's message.
 PERSON_WORDS_HEADER = "[사용자 입력]"
@@ -27,6 +29,7 @@ _LISTED: tuple[ItemKind, ...] = ("fact", "procedure", "task_pattern", "shared")
 # With an embedder, the newest embedded items join the lexical matches as candidates, so a
 # restatement without a shared word can still be recalled.
 _SEMANTIC_CANDIDATES = 64
+_SEMANTIC_FLOOR = 0.85
 
 
 @dataclass
@@ -44,8 +47,11 @@ class MemoryService:
         store: ItemStore | None = None,
         working: WorkingStore | None = None,
         embedder: Embedder | None = None,
+        *,
+        language: Language = "ko",
     ) -> None:
         self.settings = settings
+        self.language = language
         self.store = store or InMemoryItemStore()
         self.working = working or InMemoryWorkingStore()
         self.embedder = embedder or Embedder()
@@ -69,7 +75,7 @@ class MemoryService:
         )
         query_vector = await self._embed_one(query) if self.embeds else None
         if query_vector is not None:
-            candidates += await self._embedded_candidates(scope, candidates)
+            candidates += await self._embedded_candidates(scope, candidates, query_vector)
         working = await self.working.load(scope.agent_id, scope.session_id)
         fresh = [item for item in candidates if not self._in_window(item, scope)]
         recalled = rank_recalled(fresh, query, working, query_vector)[:limit]
@@ -77,16 +83,26 @@ class MemoryService:
             rehearsed = working.rehearsed([item.id for item in recalled])
             await self.working.save(scope.agent_id, scope.session_id, rehearsed)
         found["episode"] = recalled
-        return _render(found, working.notes)
+        return _render(found, working.notes, self.language)
 
     async def _embedded_candidates(
-        self, scope: MemoryScope, already: list[MemoryItem]
+        self, scope: MemoryScope, already: list[MemoryItem], query_vector: list[float]
     ) -> list[MemoryItem]:
+        """Recent items close to the query without a shared word. Closeness is the embedder's
+        calibrated threshold (cosine scales differ per model), else a conservative default."""
+        floor = self.embedder.loop_threshold or _SEMANTIC_FLOOR
         seen = {item.id for item in already}
         newest = await self.store.latest(
             scope.agent_id, scope.user_id, tuple(_RECALLED), _SEMANTIC_CANDIDATES
         )
-        return [item for item in newest if item.embedding is not None and item.id not in seen]
+        return [
+            item
+            for item in newest
+            if item.embedding is not None
+            and item.id not in seen
+            and len(item.embedding) == len(query_vector)
+            and cosine(item.embedding, query_vector) >= floor
+        ]
 
     async def note(self, scope: MemoryScope, text: str) -> None:
         """Add to this session's shared work memory (shown every following turn)."""
@@ -204,9 +220,10 @@ class MemoryService:
         return await self.store.delete(agent_id, user_id, item_id)
 
 
-def _render(found: dict[ItemKind, list[MemoryItem]], notes: list[str]) -> str:
+def _render(found: dict[ItemKind, list[MemoryItem]], notes: list[str], lang: Language) -> str:
     blocks: list[str] = []
-    for title, kinds in _SECTIONS:
+    for key, kinds in _SECTIONS:
+        title = t(key, lang)
         lines = [f"- {item.text}" for kind in kinds for item in found.get(kind, [])]
         if "shared" in kinds:
             lines += [f"- {note}" for note in notes]

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import contextlib
 import heapq
-import re
 from collections import defaultdict, deque
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from jarvis.memory.episodes import Episode
+from jarvis.memory.word_index import WordIndex, tokens
+
+__all__ = ["tokens"]  # re-exported: callers rank with the same words
 
 ItemKind = Literal["fact", "semantic", "episode", "procedure", "task_pattern", "shared"]
 ALL_KINDS: tuple[ItemKind, ...] = (
@@ -22,12 +23,6 @@ ALL_KINDS: tuple[ItemKind, ...] = (
     "shared",
 )
 
-_WORD = re.compile(r"[\w가-힣]{2,}", re.UNICODE)
-# ponytail: posting lists keep only the newest ids per token, so recall cost stays flat as
-# memory grows; an old item is still found through its rarer words.
-_POSTING_LIMIT = 64
-_PREFIX_CHARS = 8
-_HANGUL = re.compile(r"[가-힣]")
 # Turn episodes kept per (agent, user) in every store; the oldest go first. Each is 2–5 KB, so
 # a person's episodes stay under a few MB however long Jarvis runs. Procedure learning needs
 # only the recent successes, and recall ranks the newest first anyway.
@@ -49,21 +44,6 @@ class MemoryItem(BaseModel):
     embedding: list[float] | None = Field(default=None, exclude=True)
     # How many query words the text shares (set by `search`, 0 elsewhere).
     relevance: float = Field(default=0.0, exclude=True)
-
-
-def tokens(text: str) -> set[str]:
-    return {match.group(0).lower() for match in _WORD.finditer(text)}
-
-
-def _index_keys(text: str) -> set[str]:
-    """Words, and the leading parts (2+ chars) of Korean words: particles attach to them, so a
-    query word must match a word it starts ("배포" finds "배포는"), as the database stores do."""
-    keys: set[str] = set()
-    for word in tokens(text):
-        keys.add(word)
-        if _HANGUL.search(word):
-            keys.update(word[:end] for end in range(2, min(len(word), _PREFIX_CHARS + 1)))
-    return keys
 
 
 def shared_words(words: set[str], text: str) -> int:
@@ -108,7 +88,8 @@ class ItemStore:
     async def search(
         self, agent_id: str, user_id: str, query: str, kinds: set[ItemKind], limit: int
     ) -> list[MemoryItem]:
-        """Items sharing the most words with `query`, newest first among equals."""
+        """Items sharing the most words with `query`, newest first among equals. A store may
+        leave `episode` unset on the results (recall shows only the text)."""
         raise NotImplementedError
 
     async def latest(
@@ -135,9 +116,7 @@ class InMemoryItemStore(ItemStore):
         self.episode_limit = episode_limit
         self._items: dict[str, MemoryItem] = {}
         self._by_kind: dict[tuple[str, str, str], deque[str]] = defaultdict(deque)
-        self._postings: dict[tuple[str, str, str], deque[str]] = defaultdict(
-            lambda: deque(maxlen=_POSTING_LIMIT)
-        )
+        self._index = WordIndex()
         self._order: dict[str, int] = {}
         self._added = 0
 
@@ -149,30 +128,19 @@ class InMemoryItemStore(ItemStore):
         self._added += 1
         ids = self._by_kind[(item.agent_id, item.user_id, item.kind)]
         ids.append(item.id)
-        for key in _index_keys(item.text):
-            self._postings[(item.agent_id, item.user_id, key)].append(item.id)
+        self._index.add(item.id, item.agent_id, item.user_id, item.kind, item.text)
         if item.kind == "episode":
             while len(ids) > self.episode_limit:
                 self._forget(ids.popleft())
 
     def _forget(self, item_id: str) -> None:
-        """Drop an item and its postings (an empty posting list goes too, so the word index
-        shrinks with the items)."""
-        item = self._items.pop(item_id)
+        del self._items[item_id]
         del self._order[item_id]
-        for word in _index_keys(item.text):
-            key = (item.agent_id, item.user_id, word)
-            posting = self._postings.get(key)
-            if posting is None:
-                continue
-            with contextlib.suppress(ValueError):
-                posting.remove(item_id)
-            if not posting:
-                del self._postings[key]
+        self._index.remove(item_id)
 
     def counts(self) -> tuple[int, int]:
         """Items and word-index entries held (for tests and benchmarks of the memory cap)."""
-        return len(self._items), sum(len(posting) for posting in self._postings.values())
+        return len(self._items), self._index.size()
 
     async def of_kind(self, agent_id: str, user_id: str, kind: ItemKind) -> list[MemoryItem]:
         return [self._items[i] for i in self._by_kind.get((agent_id, user_id, kind), [])]
@@ -180,16 +148,8 @@ class InMemoryItemStore(ItemStore):
     async def search(
         self, agent_id: str, user_id: str, query: str, kinds: set[ItemKind], limit: int
     ) -> list[MemoryItem]:
-        scores: dict[str, int] = defaultdict(int)
-        for token in tokens(query):
-            for item_id in self._postings.get((agent_id, user_id, token), ()):
-                scores[item_id] += 1
-        ranked = heapq.nlargest(
-            limit,
-            (i for i in scores if self._items[i].kind in kinds),
-            key=lambda i: (scores[i], self._order[i]),
-        )
-        return [self._items[i].model_copy(update={"relevance": scores[i]}) for i in ranked]
+        found = self._index.search(agent_id, user_id, query, set(kinds), limit)
+        return [self._items[i].model_copy(update={"relevance": score}) for i, score in found]
 
     async def latest(
         self, agent_id: str, user_id: str, kinds: tuple[ItemKind, ...], limit: int

@@ -9,6 +9,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from jarvis.agent_layer.tools import ToolCallContext, ToolResult
 from jarvis.app.infra import AppAssembly
 from jarvis.core.tools.executor import GatedTools
@@ -250,18 +252,26 @@ async def test_stop_in_the_parent_stops_the_children_and_their_pending_approvals
 
 
 async def test_an_unattended_subagent_never_gets_approval_requiring_tools(tmp_path: Path) -> None:
-    declare(tmp_path, subagent_yaml("coder", tools=["read_file", "bash", "write_file"]))
+    declare(tmp_path, subagent_yaml("coder", tools=["read_file", "list_dir", "bash", "write_file"]))
+    (tmp_path / "team").mkdir()
+    karen = {"name": "KAREN", "boundaries": {"ask": ["list_dir"]}}
+    (tmp_path / "team" / "karen.yaml").write_text(json.dumps(karen), "utf-8")
     app = make_app(tmp_path)
     model = by_role({"coder": lambda c: "nothing to run"})
     use_model(app, model)
     registry(app)
     ctx, _ = context(unattended=True)
     await run(app, ctx, "agent_coder", task="fix it")
+    assert [tool.name for tool in model.calls[-1].tools] == ["read_file", "list_dir"]
+    # KAREN's `boundaries.ask` also leaves her unattended sub-agents.
+    karens, _ = context(agent="karen", unattended=True)
+    await run(app, karens, "agent_coder", task="fix it")
     assert [tool.name for tool in model.calls[-1].tools] == ["read_file"]
     attended, _ = context()
     await run(app, attended, "agent_coder", task="fix it")
     assert sorted(tool.name for tool in model.calls[-1].tools) == [
         "bash",
+        "list_dir",
         "read_file",
         "write_file",
     ]
@@ -310,3 +320,30 @@ async def test_a_team_agents_subagents_get_no_tool_it_may_not_use(tmp_path: Path
     ctx, _ = context(agent="karen")
     await run(app, ctx, "agent_coder", task="x")
     assert [tool.name for tool in model.calls[-1].tools] == ["read_file"]
+
+
+@pytest.mark.parametrize(
+    ("stm", "same_session", "other_session"),
+    [
+        ("per_parent_session", True, False),
+        ("per_task", False, False),
+        ("per_agent", True, True),
+    ],
+)
+async def test_short_term_memory_follows_memory_stm(
+    tmp_path: Path, stm: str, same_session: bool, other_session: bool
+) -> None:
+    declare(tmp_path, subagent_yaml("coder", memory={"stm": stm}))
+    app = make_app(tmp_path)
+    model = by_role({"coder": lambda c: f"answer {len(c.messages)}"})
+    use_model(app, model)
+    registry(app)
+    first, _ = context("s1")
+    await run(app, first, "agent_coder", task="first task")
+    await run(app, first, "agent_coder", task="second task")
+    remembered = [m.content for m in model.calls[-1].messages]
+    assert ("first task" in remembered) is same_session
+    other, _ = context("s2")
+    await run(app, other, "agent_coder", task="third task")
+    remembered = [m.content for m in model.calls[-1].messages]
+    assert ("first task" in remembered) is other_session

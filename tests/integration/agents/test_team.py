@@ -8,9 +8,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+from jarvis.agent_layer.tools import ToolCallContext
 from jarvis.app.agent_registry import AgentRegistry
 from jarvis.app.infra import AppAssembly
+from jarvis.core.procedures.files import ProcedureLibrary
+from jarvis.core.procedures.model import Procedure
 from jarvis.core.session import AgentSession
+from jarvis.core.tools.base import ToolEnv
 from jarvis.memory.service import MemoryScope
 from tests.integration.agents._helpers import (
     Human,
@@ -166,6 +170,13 @@ async def test_ask_agent_runs_karen_with_her_rules_and_asks_in_the_askers_window
     assert "echo from-karen" in (tmp_path / "approvals" / "karen.yaml").read_text()
     nested = {tuple(e["agent_path"]) for e in events if e["type"] == "agent_event"}
     assert nested == {("main", "karen")}
+    # KAREN answered from her own memory, not JARVIS's.
+    await app.memory.remember(MemoryScope("karen", "local", "x", 1), "fact", "karen-only fact", 1)
+    await jarvis.prompt("ask karen again")
+    (asked,) = [c for c in model.calls if "role:karen" in c.system_prompt][-2:-1]
+    assert "karen-only fact" in asked.messages[0].content  # type: ignore[union-attr]
+    mains = [c for c in model.calls if "role:karen" not in c.system_prompt]
+    assert all("karen-only fact" not in m.content for c in mains for m in c.messages)
 
 
 async def test_ask_agent_is_offered_only_with_two_agents(tmp_path: Path) -> None:
@@ -229,3 +240,45 @@ async def test_task_patterns_are_each_agents_own(tmp_path: Path) -> None:
     assert "[작업 패턴]\n- tables always in markdown" in await app.memory.observe(karen, "table")
     jarvis = MemoryScope("main", "local", "s2", 1)
     assert "markdown" not in await app.memory.observe(jarvis, "table")
+
+
+async def test_ask_agent_refuses_itself_a_loop_and_unknown_agents(tmp_path: Path) -> None:
+    app, _ = app_with_karen(tmp_path)
+    registry(app)
+    tool = app.tools.get("ask_agent")
+    assert tool is not None
+
+    async def ask(agent: str, path: tuple[str, ...] = ()) -> str:
+        ctx = ToolCallContext(
+            "s1", path[-1] if path else "main", 1, asyncio.Event(), agent_path=path
+        )
+        env = ToolEnv(workspace=tmp_path, call=ctx)
+        result = await tool.execute("c1", {"agent": agent, "question": "q"}, env)
+        assert result.is_error
+        return result.content
+
+    assert "자기 자신" in await ask("main")
+    assert "자기 자신" in await ask("main", ("main", "karen"))  # KAREN asking back: a loop
+    assert "nobody" in await ask("nobody")
+
+
+async def test_a_procedure_karen_learned_is_a_tool_for_karen_only(tmp_path: Path) -> None:
+    app, _ = app_with_karen(tmp_path)
+    agents = registry(app)
+    ProcedureLibrary(tmp_path / "procedures").save(
+        Procedure(
+            name="loan-check",
+            description="대출 한도를 본다",
+            status="approved",
+            source="edm:karen:bash",
+            agent="karen",
+            kind="bash",
+            generation=1,
+            tools=["bash"],
+            body="1. bash 로 계산한다",
+        )
+    )
+    karen, jarvis = agents.get("karen"), agents.get("main")
+    assert karen is not None and jarvis is not None
+    assert "procedure_loan_check" in {s.name for s in karen.setup().tools().specs()}
+    assert "procedure_loan_check" not in {s.name for s in jarvis.setup().tools().specs()}

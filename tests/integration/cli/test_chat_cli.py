@@ -93,12 +93,14 @@ def test_deny_allow_always_and_the_rule_survives_a_restart(tmp_path: Path) -> No
         "--demo",
     )
     assert "승인이 거부되어 bash 실행을 멈췄습니다" in first.stdout
-    assert "✓ bash · user_once" in first.stdout and "✓ bash · user_always" in first.stdout
+    assert "✓ bash · 이번 한 번 허용" in first.stdout
+    assert "✓ bash · 항상 허용 (규칙 저장: bash git status)" in first.stdout
+    assert "✗ bash · 거부했습니다" in first.stdout and "approval_denied" not in first.stdout
     assert "pattern: git status" in (tmp_path / "approvals" / "main.yaml").read_text()
     again = chat(
         tmp_path, ["!git status -s", "!git status && touch hacked", "d", "/exit"], "--demo"
     )
-    assert "✓ bash · rule:approvals/main.yaml" in again.stdout
+    assert "✓ bash · 저장된 규칙으로 허용 (approvals/main.yaml)" in again.stdout
     assert again.stdout.count("⚡ 승인 요청") == 1  # only the chained command asked
     assert not (tmp_path / "hacked").exists()
 
@@ -193,7 +195,8 @@ def test_extensions_lists_what_loaded_and_what_failed(tmp_path: Path) -> None:
         "---\nname: hello\ndescription: hi\n---\nHi {{args}}\n"
     )
     done = jarvis(tmp_path, "extensions")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, done.stderr  # something failed: scripts can tell
+    assert "1 failed to load" in done.stderr
     lines = done.stdout.splitlines()
     assert any(line.startswith("ok ") and "good-tool" in line for line in lines)
     assert any(line.startswith("ok ") and "hello" in line for line in lines)

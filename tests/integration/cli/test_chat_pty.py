@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -86,3 +87,52 @@ def test_the_english_terminal_speaks_english(tmp_path: Path) -> None:
     child.expect("answer in words")
     assert not HANGUL.search(banner + prompt_lines), banner + prompt_lines
     finish(child)
+
+
+def scripted(
+    home: Path, answers: list[object], judge: list[object] | None = None
+) -> dict[str, str]:
+    """Environment for a scripted main model (and AGENDA judge, off unless given)."""
+    (home / "script.json").write_text(json.dumps(answers), encoding="utf-8")
+    env = {"JARVIS_MODEL__PROVIDER": "faux", "JARVIS_MODEL__SCRIPT": str(home / "script.json")}
+    if judge is None:
+        env["JARVIS_OPENLOOP__ENABLED"] = "false"
+    else:
+        (home / "judge.json").write_text(json.dumps(judge), encoding="utf-8")
+        env["JARVIS_OPENLOOP__MODEL__PROVIDER"] = "faux"
+        env["JARVIS_OPENLOOP__MODEL__SCRIPT"] = str(home / "judge.json")
+    return env
+
+
+def test_answers_are_rendered_markdown_and_tools_are_blocks(tmp_path: Path) -> None:
+    answer = "# Plan\n\nThis is **important** and `code`.\n\n```python\nprint('hi')\n```\n"
+    listing = {"tool_calls": [{"name": "list_dir", "arguments": {"path": "."}}]}
+    (tmp_path / "notes.txt").write_text("x")
+    child = spawn(tmp_path, **scripted(tmp_path, [answer, listing, "done"]))
+    child.sendline("plan?")
+    child.expect("important")
+    rendered = str(child.before) + str(child.after)
+    child.expect("› ")  # the next prompt: the whole answer is above it
+    rendered += str(child.before)
+    assert "**important**" not in rendered and "```" not in rendered  # Markdown, not its source
+    assert "\x1b[1m" in rendered  # bold
+    child.sendline("files?")
+    child.expect("⚙ list_dir")
+    child.expect("path: .")
+    child.expect("✓ list_dir")
+    child.expect("notes.txt")  # the first lines of the result, under the block
+    finish(child)
+
+
+def test_log_warnings_stay_off_the_prompt_line(tmp_path: Path) -> None:
+    failing_judge = [{"error": "judge exploded", "error_kind": "other"}]
+    child = spawn(tmp_path, **scripted(tmp_path, ["hello there"], judge=failing_judge))
+    child.sendline("hi")
+    child.expect("hello there")
+    seen = str(child.before) + str(child.after)
+    seen += finish(child)  # the judge runs beside or after the reply: the notice may follow it
+    assert seen.count("경고가 있습니다. 자세한 내용: ") == 1
+    assert str(tmp_path / "logs" / "chat.log") in seen
+    assert "WARNING" not in seen and "judge exploded" not in seen
+    log = (tmp_path / "logs" / "chat.log").read_text(encoding="utf-8")
+    assert "judge exploded" in log

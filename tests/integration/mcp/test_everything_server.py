@@ -15,6 +15,12 @@ from pydantic import BaseModel
 from jarvis.agent_layer.events import ToolProgress
 from jarvis.agent_layer.tools import ToolCallContext, ToolResult
 from jarvis.core.mcp import ClientHooks, MCPManager, MCPServerConfig, MCPTool
+from jarvis.core.mcp.elicitation import (
+    Answer,
+    ElicitationDesk,
+    ElicitationRequest,
+    ElicitationResolved,
+)
 from jarvis.core.mcp.host import workspace_roots
 from jarvis.core.tools.base import ToolEnv
 from jarvis.core.tools.registry import ToolRegistry
@@ -151,3 +157,57 @@ async def test_streamable_http_heals_after_a_server_restart(
     # Reported, not asserted: the figure depends on the machine (see benchmarks/mcp_reconnect.py).
     print(f"first call after restart answered in {healed_in:.2f} s")
     await wait_for(lambda: manager.status()[0].ok)
+
+
+async def test_elicitation_is_asked_in_the_session_and_the_first_answer_wins(
+    npm_bin: Path, registry: ToolRegistry, call: Call, events: list[BaseModel], tmp_path: Path
+) -> None:
+    desk = ElicitationDesk()
+    manager = MCPManager(registry, hooks=ClientHooks(desk=desk))
+    try:
+        await manager.start([everything(npm_bin)])
+        await manager.wait_ready()
+        running = asyncio.create_task(call("everything__trigger-elicitation-request"))
+
+        await wait_for(lambda: any(isinstance(e, ElicitationRequest) for e in events))
+        (request,) = [e for e in events if isinstance(e, ElicitationRequest)]
+        assert (request.session_id, request.server) == ("s1", "everything")
+        assert request.schema_ is not None and "name" in request.schema_["properties"]
+        assert desk.pending("s1") == [request]
+        first = desk.answer(request.id, "s1", Answer("accept", {"name": "Ada", "check": True}))
+        second = desk.answer(request.id, "s1", Answer("decline"))
+        result = await running
+    finally:
+        await manager.aclose()
+
+    assert (first, second) == (True, False)
+    assert "User provided the requested information" in result.content
+    assert "Ada" in result.content
+    resolved = [e for e in events if isinstance(e, ElicitationResolved)]
+    assert [(r.id, r.action) for r in resolved] == [(request.id, "accept")]
+
+
+async def test_resources_prompts_and_instructions(
+    npm_bin: Path, manager: MCPManager, registry: ToolRegistry, call: Call
+) -> None:
+    await manager.start([everything(npm_bin)])
+    await manager.wait_ready()
+
+    # A resource link from a tool, read back through `read_resource`.
+    links = await call("everything__get-resource-links", count=1)
+    uri = links.content.split("[resource link: ", 1)[1].split(" ", 1)[0]
+    assert registry.get("read_resource") is not None
+    text = await call("read_resource", server="everything", uri=uri)
+    assert not text.is_error and uri in text.content
+    # `@server:uri` in a prompt attaches the resource.
+    attached = await manager.expand_input(f"summarize @everything:{uri} please")
+    assert attached.startswith(f"summarize @everything:{uri} please\n\n<resource server=")
+    # `/server:prompt args` expands the server's prompt.
+    weather = await manager.expand_input("/everything:args-prompt Seoul state=KR")
+    assert weather == "What's weather in Seoul, KR?"
+    missing = await manager.expand_input("/everything:nope")
+    assert missing == "[MCP server 'everything' has no prompt 'nope']"
+    assert await manager.expand_input("/unknown:thing") == "/unknown:thing"
+    # The server's instructions are offered for the system prompt.
+    ((server, instructions),) = manager.instructions()
+    assert server == "everything" and instructions.strip()

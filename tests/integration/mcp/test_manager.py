@@ -60,7 +60,9 @@ async def test_failing_servers_are_skipped_and_reported(
     assert "FileNotFoundError" in (status["missing"].error or "")
     assert "ConnectError" in (status["refused"].error or "")
     assert "ConnectError" in (status["refused-sse"].error or "")
-    assert {tool.source.name for tool in registry.tools()} == {"good"}
+    assert {tool.source.name for tool in registry.tools() if tool.name != "read_resource"} == {
+        "good"
+    }
 
 
 async def test_hanging_servers_are_skipped_after_their_timeout_without_blocking_others(
@@ -113,7 +115,10 @@ async def test_apply_reconnects_only_what_changed(
 
     assert registry.get("a__a_echo") is None
     assert registry.get("c__c_echo") is not None
-    assert {tool.source.name for tool in registry.tools()} == {"b", "c"}
+    assert {tool.source.name for tool in registry.tools() if tool.name != "read_resource"} == {
+        "b",
+        "c",
+    }
     assert [s.name for s in manager.status()] == ["b", "c"]
 
 
@@ -224,3 +229,36 @@ async def test_a_server_down_at_start_is_retried_in_the_background(
 
     await wait_for(lambda: registry.get("late__echo") is not None)
     assert manager.status()[0].ok
+
+
+async def test_a_401_says_to_log_in(
+    manager: MCPManager, serve_app: Callable[..., Awaitable[int]]
+) -> None:
+    from starlette.types import Receive, Scope, Send
+
+    from tests.integration.mcp.servers.demo_server import build_server
+
+    inner = build_server().streamable_http_app()
+    asked: list[str] = []
+
+    async def guarded(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            asked.append(scope["path"])
+            await send({"type": "http.response.start", "status": 401, "headers": []})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        await inner(scope, receive, send)
+
+    port = await serve_app(guarded)
+    url = f"http://127.0.0.1:{port}/mcp"
+    await manager.start([MCPServerConfig(name="secure", transport="http", url=url)])
+    await manager.wait_ready()
+
+    status = manager.status()[0]
+    assert status.state == "needs_login"
+    assert status.error == "the server asks for sign-in (401); run `jarvis mcp login secure`"
+    tries = len(asked)
+    # It waits for a login (or a reconnect request), which tries again.
+    manager.reconnect("secure")
+    await wait_for(lambda: len(asked) > tries)
+    assert manager.status()[0].state == "needs_login"

@@ -72,3 +72,76 @@ async def test_editing_config_yaml_reconnects_only_changed_servers(tmp_path: Pat
         write([server("b", "b_")])
         await until(lambda: tools.get("a__a_echo") is None)
         assert tools.get("b__b_echo") is not None
+
+
+def _demo() -> dict[str, object]:
+    return {"command": sys.executable, "args": [str(DEMO_SCRIPT), "--prefix", ""]}
+
+
+async def test_a_server_tool_named_bash_is_not_the_shell(tmp_path: Path) -> None:
+    script = [
+        {"tool_calls": [{"name": "demo__grow", "arguments": {"name": "bash"}}]},
+        "grown",
+        {"tool_calls": [{"name": "demo__bash", "arguments": {"command": "rm -rf /"}}]},
+        "done",
+    ]
+    with live_server(tmp_path, script, mcpServers={"demo": _demo()}) as server:
+        tools = server.assembly.tools
+        await wait_for(lambda: tools.get("demo__grow") is not None)
+        tab = await Tab.open(server.ws_url())
+        await tab.next("session")
+        await tab.send(type="prompt", text="grow a bash tool")
+        request = await tab.next("approval_request")
+        await tab.send(type="approval", id=request["id"], answer="allow")
+        await tab.next("agent_end")
+        await wait_for(lambda: tools.get("demo__bash") is not None)
+        assert tools.get("bash") is None or tools.get("bash").source.kind == "builtin"  # type: ignore[union-attr]
+
+        await tab.send(type="prompt", text="now run it")
+        # Judged as the server's tool: asked about (not blocked as a dangerous shell line).
+        request = await tab.next("approval_request")
+        assert (request["tool"], request["source"]) == ("demo__bash", "mcp:demo")
+        await tab.send(type="approval", id=request["id"], answer="deny")
+        await tab.next("agent_end")
+        await tab.close()
+
+
+async def test_status_reconnect_and_mcp_json_live_edits(tmp_path: Path) -> None:
+    import json
+
+    import httpx
+
+    with live_server(tmp_path, ["x"]) as server:
+        mcp = server.assembly.mcp
+        (tmp_path / "mcp.json").write_text(
+            json.dumps({"mcpServers": {"demo": _demo(), "odd": {"colour": "blue"}}}),
+            encoding="utf-8",
+        )
+        await wait_for(lambda: any(s.ok for s in mcp.status()))
+        async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
+            listed = (await http.get("/api/mcp")).json()["servers"]
+            by_name = {s["name"]: s for s in listed}
+            assert by_name["demo"]["state"] == "connected"
+            assert {
+                "name": "demo__echo",
+                "own_name": "echo",
+                "description": "Echo the text back.",
+            } in by_name["demo"]["tools"]
+            assert by_name["odd"]["state"] == "broken"
+            assert by_name["odd"]["error"].endswith(
+                "mcp.json: mcpServers.odd: unknown keys: colour"
+            )
+
+            first = mcp.connection("demo")
+            client = first.client if first else None
+            answer = await http.post("/api/mcp/reconnect", json={"name": "demo"})
+            assert answer.status_code == 200
+            await wait_for(lambda: first is not None and first.client not in (None, client))
+            missing = await http.post("/api/mcp/reconnect", json={"name": "nope"})
+            assert missing.status_code == 404
+
+        # `jarvis mcp reconnect demo` drops a file the running app picks up.
+        client = first.client if first else None
+        (tmp_path / "mcp-reconnect").write_text("demo", encoding="utf-8")
+        await wait_for(lambda: not (tmp_path / "mcp-reconnect").exists())
+        await wait_for(lambda: first is not None and first.client not in (None, client))

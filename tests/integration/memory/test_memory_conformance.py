@@ -3,8 +3,12 @@ forgetting, episode marks, the per-agent episode cap, Korean recall, and a real 
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
+
+import psycopg
+import pytest
 
 from jarvis.common.pg import lazy_pool
 from jarvis.memory import MemoryItem, MemoryScope, MemoryService, MemorySettings, make_episode
@@ -87,6 +91,16 @@ async def test_long_utterances_keep_head_and_tail(services: Any) -> None:
     assert len(kept) <= 1000
 
 
+async def test_sqlite_finds_words_inside_korean_compounds(tmp_path: Path) -> None:
+    store = SqliteItemStore(tmp_path / "memory.db")
+    await store.add(item(1, "출장계획서는 금요일까지 제출"))
+    await store.add(item(2, "점심 메뉴"))
+    # No indexed word starts with these: the trigram index finds them inside the compound.
+    assert [i.id for i in await store.search("main", "u", "계획서 어디", {"semantic"}, 5)] == ["i1"]
+    assert [i.id for i in await store.search("main", "u", "계획", {"semantic"}, 5)] == ["i1"]
+    await store.aclose()
+
+
 async def test_sqlite_memory_survives_a_restart(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
     store = SqliteItemStore(path)
@@ -115,3 +129,18 @@ async def test_postgres_memory_survives_a_new_pool(dsn: str) -> None:
         1
     ]
     await again.aclose()
+
+
+async def test_postgres_says_once_when_pgvector_is_missing(
+    dsn: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with await psycopg.AsyncConnection.connect(dsn) as conn:
+        row = await (
+            await conn.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")
+        ).fetchone()
+    store = PostgresItemStore(lazy_pool(dsn))
+    with caplog.at_level(logging.WARNING, logger="jarvis.memory"):
+        await store.open()
+    await store.aclose()
+    notices = [r for r in caplog.records if "pgvector" in r.getMessage()]
+    assert len(notices) == (0 if row else 1)

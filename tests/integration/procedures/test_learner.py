@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 
 from jarvis.core.procedures.files import parse
+from jarvis.core.procedures.model import Procedure
 from jarvis.core.procedures.reflection import OVERFLOW_NOTE
 from jarvis.core.procedures.review import approve, reject
+from jarvis.core.procedures.slash import procedures_command
 from tests.integration.procedures.conftest import Rig, distilled
 
 
@@ -171,3 +173,48 @@ async def test_revise_procedure_attaches_a_revision_to_an_approved_procedure(rig
         "reflect",
         "1. 숨은 파일도 본다",
     )
+
+
+async def test_legacy_generation_files_converge_on_disk_and_a_second_run_changes_nothing(
+    rig: Rig,
+) -> None:
+    for generation in range(1, 11):
+        rig.library.save(
+            Procedure(
+                name=f"lh-g{generation}", status="approved" if generation == 1 else "draft",
+                source=f"edm:karen:lh_notice:{generation}", agent="karen", body=f"g{generation}",
+            )
+        )  # fmt: skip
+    assert rig.learner.converge() == (1, 9)
+    (kept,) = rig.library.all()
+    assert (kept.name, kept.status, kept.source, kept.generation) == (
+        "lh-g1", "approved", "edm:karen:lh_notice", 10,
+    )  # fmt: skip
+    assert kept.revision is not None and kept.revision.body == "g10"
+    assert len(rig.library.archived()) == 9
+    before = sorted(p.name for p in rig.library.root.rglob("*.md"))
+    assert rig.learner.converge() == (0, 0)
+    assert sorted(p.name for p in rig.library.root.rglob("*.md")) == before
+    # Archived files are never loaded, and the converged kind is not distilled again.
+    for _ in range(30):
+        await rig.turn_of("lh_notice", agent="karen")
+    assert (await rig.learner.refine("karen", "u")).model_calls == 0
+
+
+async def test_the_listing_marks_a_waiting_revision(rig: Rig) -> None:
+    for _ in range(3):
+        await rig.turn_of("list_dir")
+    rig.model.add(distilled(body="v1"))
+    await rig.learner.refine("main", "u")
+    listing = await procedures_command(rig.learner, "main", "u", "", "ko", 1)
+    assert listing.startswith("list-files  [초안]")
+    await procedures_command(rig.learner, "main", "u", "approve list-files", "ko", 1)
+    for _ in range(3):
+        await rig.turn_of("list_dir")
+    rig.model.add(distilled(body="v2"))
+    await rig.learner.refine("main", "u")
+    listing = await procedures_command(rig.learner, "main", "u", "list", "ko", 1)
+    assert listing.startswith("list-files  [승인, 개정 초안 있음]")
+    shown = await procedures_command(rig.learner, "main", "u", "show list-files", "ko", 1)
+    assert "지금 본문:\nv1" in shown and "개정 초안 (세대 2):\nv2" in shown
+    assert "karen" not in await procedures_command(rig.learner, "karen", "u", "", "ko", 1)

@@ -128,3 +128,79 @@ async def test_another_agents_procedure_is_invisible(tmp_path: Path) -> None:
         assert "배운 절차가 없습니다" in await command(tab, "/procedures")
         assert "그런 절차가 없습니다" in await command(tab, "/procedures approve list-and-echo")
         await tab.close()
+
+
+async def test_procedures_learn_keeps_the_recovered_path_and_never_learns_twice(
+    tmp_path: Path,
+) -> None:
+    learned = {
+        "text": '{"name": "inspect-files", "description": "파일 살펴보기", '
+        '"body": "1. list_dir\\n2. glob\\n3. read_file"}'
+    }
+    script = [
+        call("list_dir", path="."),
+        call("glob", pattern="*.yaml"),
+        call("read_file", path="missing.txt"),
+        call("read_file", path="script.yaml"),
+        "done",
+        learned,
+    ]
+    with live_server(tmp_path, script) as server:
+        tab, _ = await open_tab(server)
+        await turn(tab, "파일들을 살펴봐줘")
+        assert "inspect-files" in await command(tab, "/procedures learn")
+        assert "이미 배웠습니다" in await command(tab, "/procedures learn")
+        listing = await command(tab, "/procedures")
+        assert listing.count("inspect-files") == 1
+        await tab.close()
+    (procedure,) = ProcedureLibrary(tmp_path / "procedures").all()
+    assert procedure.tools == ["glob", "list_dir", "read_file"]
+    assert procedure.source.startswith("session:") and procedure.status == "draft"
+
+
+async def test_every_prompt_section_has_a_writer_and_a_procedure_runs_as_a_command(
+    tmp_path: Path,
+) -> None:
+    save_draft(tmp_path, plan=False)
+    with live_server(tmp_path, ["ok", "followed"]) as server:
+        tab, _ = await open_tab(server)
+        await command(tab, "/remember 나는 서울에 산다")
+        await command(tab, "/note 배포 브랜치는 r-42")
+        await command(tab, "/procedures approve list-and-echo")
+        await turn(tab, "안녕")
+        await tab.send(type="command", text="/list-and-echo docs 폴더")
+        await tab.next("agent_end")
+        await tab.close()
+        model = server.assembly.provider_for(server.assembly.settings.model)
+        first, second = (str(c.messages[-1].content) for c in model.calls)  # type: ignore[attr-defined]
+    for section in ("[핵심 사실]\n- 나는 서울에 산다", "[절차 기억]\n- procedure_list_and_echo",
+                    "[작업 공유 메모리]\n- 배포 브랜치는 r-42"):  # fmt: skip
+        assert section in first
+    assert "1. list_dir 로 docs 폴더 를 본다" in second and FOLLOW_EVERY_STEP in second
+
+
+async def test_remember_task_pattern_and_recall_episodes_tools(tmp_path: Path) -> None:
+    script = [
+        "Bori is your dog.",
+        call("remember_task_pattern", pattern="보고서는 표로 쓴다", when="보고서 작성"),
+        "saved",
+        call("recall_episodes", text="Bori", outcome="success"),
+        "you told me about Bori",
+        "ok",
+    ]
+    with live_server(tmp_path, script) as server:
+        tab, _ = await open_tab(server)
+        await turn(tab, "my dog is called Bori")
+        await turn(tab, "보고서는 항상 표로 써줘")
+        saved = await tab.next("tool_execution_end")
+        assert "보고서는 표로 쓴다" in saved["result_preview"]
+        await tab.send(type="prompt", text="what did I say about my dog?")
+        recalled = await tab.next("tool_execution_end")
+        assert not recalled["is_error"] and "my dog is called Bori" in recalled["result_preview"]
+        assert "outcome=success" in recalled["result_preview"]
+        await tab.next("agent_end")
+        await turn(tab, "다음 보고서")
+        await tab.close()
+        model = server.assembly.provider_for(server.assembly.settings.model)
+        last = str(model.calls[-1].messages[-1].content)  # type: ignore[attr-defined]
+    assert "[작업 패턴]\n- 보고서 작성: 보고서는 표로 쓴다" in last

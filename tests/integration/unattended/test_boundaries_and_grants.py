@@ -90,3 +90,16 @@ async def test_goal_step_order_is_part_of_the_fingerprint(tmp_path: Path) -> Non
     reordered = goal.model_copy(update={"steps": ["작성", "검색"]})
     assert await turns.preapprovals.missing(reordered) == ["write_file"]
     assert await turns.preapprovals.missing(goal) == []
+
+
+async def test_an_agents_own_tool_list_holds_in_unattended_turns(tmp_path: Path) -> None:
+    turns, _ = _app(tmp_path)
+    listed = AgentProfile(
+        agent_id="karen",
+        tools=("read_file", "bash", "web_fetch"),
+        boundaries=Boundaries(ask=("bash",), never=("web_fetch",)),
+    )
+    builder = SessionBuilder(turns.app, listed)
+    gate = await turns.gate_for(Schedule(id="s", when="every day 9:00", prompt="p"))
+    names = {spec.name for spec in builder.unattended_setup(gate).tools().specs()}
+    assert names == {"read_file"}

@@ -45,7 +45,7 @@ async def test_sessions_belong_to_an_agent(tmp_path: Path) -> None:
         await tab.send(type="command", text="/agent")
         listing = (await tab.next("command_result"))["text"]
         assert "* karen" in listing and "  main" in listing
-        await tab.send(type="command", text="/agent main")
+        await tab.send(type="prompt", text="/agent main")  # as the HUD's box sends it
         assert (await tab.next("agent_switch"))["agent"] == "main"
         await tab.close()
         again = await Tab.open(server.ws_url(session["id"]))  # reopened by id: still KAREN's

@@ -90,3 +90,14 @@ async def test_unclear_stays_pending_until_a_clear_answer(tmp_path: Path) -> Non
         assert "after-words" in (await first.next("tool_execution_end"))["result_preview"]
         await first.close()
         await second.close()
+
+
+async def test_the_line_is_in_the_tab_s_language(tmp_path: Path) -> None:
+    with live_server(tmp_path, [bash("rm -r build")]) as server:  # server default: Korean
+        tab = await Tab.open(server.ws_url() + "?lang=en")
+        await tab.next("session")
+        await tab.send(type="prompt", text="run it")
+        await tab.next("approval_request")
+        await tab.send(type="prompt", text="no wait")
+        assert (await tab.next("approval_words"))["line"] == "'no wait' → denied"
+        await tab.close()

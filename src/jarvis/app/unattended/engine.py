@@ -118,6 +118,8 @@ class Engine:
                 # Fixed, so a restarted process recovers what the previous one left.
                 "application_version": self.version,
                 "log_level": "WARNING",
+                # A few connections per process: every process also has the app's own pools.
+                "sys_db_pool_size": 4,
                 "notification_listener_polling_interval_sec": 0.2,
             }
         )

@@ -9,26 +9,42 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 from collections.abc import Callable
 from typing import Any
 
 import psycopg
+from psycopg_pool import AsyncConnectionPool
 
 from jarvis.common.logging import get_logger
+from jarvis.common.pg import lazy_pool
 
 _log = get_logger("jarvis.unattended")
 CHANNEL = "jarvis_proactive"
+
+
+def channel_for(dsn: str) -> str:
+    """NOTIFY channels are per database, not per schema: one per deployment (its DSN)."""
+    return f"{CHANNEL}_{hashlib.sha256(dsn.encode()).hexdigest()[:12]}"
+
+
 Sink = Callable[[dict[str, Any]], None]
 _RETRY_SEC = 0.5
 
 
 class ProactiveHub:
-    def __init__(self, dsn: str | None = None) -> None:
+    def __init__(
+        self, dsn: str | None = None, terminal: Callable[[str], None] | None = None
+    ) -> None:
         self.dsn = dsn
+        self.channel = channel_for(dsn) if dsn else CHANNEL
+        # Reminders published by this process are also shown in its terminal.
+        self.terminal = terminal
         self._sinks: dict[str, list[Sink]] = {}
         self._listener: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
+        self._pool: AsyncConnectionPool | None = lazy_pool(dsn, max_size=2) if dsn else None
         self.sent: list[dict[str, Any]] = []  # what this process published (CLI, tests)
 
     def attach(self, user_id: str, sink: Sink) -> Callable[[], None]:
@@ -44,6 +60,8 @@ class ProactiveHub:
 
     async def start(self) -> None:
         if self.dsn and self._listener is None:
+            assert self._pool is not None
+            await self._pool.open(wait=True, timeout=10)
             self._listener = asyncio.create_task(self._listen())
             await asyncio.wait_for(self._listening.wait(), 10)
 
@@ -53,6 +71,8 @@ class ProactiveHub:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._listener
             self._listener = None
+        if self._pool is not None:
+            await self._pool.close()
 
     async def publish(
         self, user_id: str, text: str, kind: str, message_id: str, **extra: Any
@@ -65,12 +85,15 @@ class ProactiveHub:
             **extra,
         }
         self.sent.append({"user": user_id, **event})
+        if self.terminal is not None and kind == "proactive":
+            self.terminal(text)
         if not self.dsn:
             self._deliver(user_id, event)
             return
         payload = json.dumps({"user": user_id, "event": event}, ensure_ascii=False)
-        async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True) as conn:
-            await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+        assert self._pool is not None
+        async with self._pool.connection() as conn:
+            await conn.execute("SELECT pg_notify(%s, %s)", (self.channel, payload))
 
     def _deliver(self, user_id: str, event: dict[str, Any]) -> None:
         for sink in list(self._sinks.get(user_id, [])):
@@ -84,7 +107,7 @@ class ProactiveHub:
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True) as conn:
-                    await conn.execute(f"LISTEN {CHANNEL}")
+                    await conn.execute(f"LISTEN {self.channel}")
                     self._listening.set()
                     async for note in conn.notifies():
                         data = json.loads(note.payload)

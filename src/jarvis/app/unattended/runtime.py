@@ -97,12 +97,14 @@ class UnattendedRuntime:
         return started
 
     async def _first_anchor(self, schedule: Schedule, now: datetime) -> datetime:
-        """Since the schedule's last due run (missed ones then follow its policy), or now."""
+        """Since the schedule's last due run (missed ones then follow its policy), else one
+        tick back: a due time that passed while this tick was coming still runs."""
         for record in await self.engine.runs(f"sched:{schedule.id}:", limit=20):
             due = _due_of(record.workflow_id)
             if due is not None:
                 return due
-        return now
+        lookback = min(self.settings.tick_sec, self.settings.missed_grace_sec)
+        return now - timedelta(seconds=lookback)
 
     async def _due_reminders(self, now_ms: int) -> list[str]:
         offsets = tuple(self.settings.remind_before_sec)
@@ -213,5 +215,4 @@ class UnattendedRuntime:
             text = t("unattended.reminder_at", lang, text=loop.description, due=due)
         message_id = f"remind:{loop_id}:{offset_sec}"
         await self.hub.publish(loop.user_id, text, "proactive", message_id, loop_id=loop.id)
-        print(text, flush=True)  # shown in the terminal that runs Jarvis
         return {"status": "ok", "text": text}

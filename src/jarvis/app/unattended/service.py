@@ -37,6 +37,10 @@ _log = get_logger("jarvis.unattended")
 PROPOSAL_TOOLS = ("schedule", "goal")
 
 
+def _show_in_terminal(text: str) -> None:
+    print(text, flush=True)  # the terminal that runs Jarvis sees its reminders
+
+
 class PreapprovalRequired(PermissionError):
     def __init__(self, line: str, missing: list[str]) -> None:
         super().__init__(line)
@@ -60,7 +64,7 @@ class Unattended:
         self.app = app
         settings = app.settings
         dsn = settings.storage.postgres_dsn if app.shared else None
-        self.hub = ProactiveHub(dsn)
+        self.hub = ProactiveHub(dsn, terminal=_show_in_terminal)
         self.turns = UnattendedTurns(app, builders)
         url, schema = engine_url(app)
         executor = settings.scheduler.executor_id or f"{socket.gethostname()}-{settings.web.port}"

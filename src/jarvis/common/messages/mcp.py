@@ -19,8 +19,9 @@ MESSAGES: dict[str, dict[Language, str]] = {
     "mcp.shadows": {"ko": "대체하는 기본 도구: {names}", "en": "shadows built-ins: {names}"},
     "mcp.last_error": {"ko": "마지막 오류: {error}", "en": "last error: {error}"},
     "mcp.stderr_log": {"ko": "서버 stderr 로그: {path}", "en": "server stderr log: {path}"},
-    "mcp.progress": {
-        "ko": "… {tool} 진행 {progress}{total} {message}",
-        "en": "… {tool} progress {progress}{total} {message}",
+    "mcp.reconnect_asked": {
+        "ko": "재연결 요청: {name} (실행 중인 Jarvis가 처리합니다)",
+        "en": "reconnect asked for {name} (the running Jarvis picks it up)",
     },
+    "mcp.logged_in": {"ko": "{name}: 로그인했습니다", "en": "{name}: signed in"},
 }

@@ -6,8 +6,12 @@ from jarvis.common.i18n import Language
 
 MESSAGES: dict[str, dict[Language, str]] = {
     "memory.usage": {
-        "ko": "사용법: /remember <기억할 사실> | /remember reembed, /forget <id>",
-        "en": "usage: /remember <fact> | /remember reembed, /forget <id>",
+        "ko": "사용법: /remember <기억할 사실> | /remember reembed, /forget <id>, /note <메모>",
+        "en": "usage: /remember <fact> | /remember reembed, /forget <id>, /note <text>",
+    },
+    "memory.noted": {
+        "ko": "이 세션의 작업 공유 메모리에 적었습니다: {text}",
+        "en": "added to this session's shared work memory: {text}",
     },
     "memory.remembered": {
         "ko": "기억했습니다 ({id}): {text}",

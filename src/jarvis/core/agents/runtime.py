@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from jarvis.agent_layer.events import EventSink
+from jarvis.agent_layer.events import EventSink, MessageUpdate
 from jarvis.agent_layer.loop import AgentLoopConfig, LoopResult, run_agent_loop
 from jarvis.agent_layer.tools import LoopTools, ToolCallContext
 from jarvis.common.clock import Clock
@@ -47,20 +47,30 @@ class NestedEvent(BaseModel):
 
 
 def nested_sink(sink: EventSink | None, path: tuple[str, ...]) -> EventSink:
+    """Streamed text stays inside: the nested agent's answer comes back as the tool result, and
+    a blackboard of agents would otherwise flood every window with deltas."""
+
     def emit(event: BaseModel) -> None:
-        if sink is not None:
+        if sink is not None and not isinstance(event, MessageUpdate):
             sink(NestedEvent(agent_path=list(path), event=event.model_dump(mode="json")))
 
     return emit
 
 
-@dataclass(frozen=True)
-class OrchestrationLimits:
-    max_depth: int = DEFAULT_MAX_DEPTH
-    max_model_calls: int = 24  # per orchestration (one agent_<name> call is one too)
-    blackboard_concurrency: int = 4
-    supervisor_steps: int = 6
-    max_turns: int = 8  # rounds of one sub-agent's loop
+class OrchestrationLimits(BaseModel):
+    """What keeps delegation safe and cheap (settings `agents.*`, `JARVIS_AGENTS__…`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    max_depth: int = Field(
+        DEFAULT_MAX_DEPTH, ge=1, le=4, description="Levels of agents below a top-level one."
+    )
+    max_model_calls: int = Field(
+        24, ge=1, description="Model calls per orchestration (one agent_<name> call is one too)."
+    )
+    blackboard_concurrency: int = Field(4, ge=1, description="Blackboard agents at once.")
+    supervisor_steps: int = Field(6, ge=1, description="Delegations a supervisor may make.")
+    max_turns: int = Field(8, ge=1, description="Rounds of one sub-agent's loop.")
 
 
 class ModelBudget:
@@ -159,10 +169,13 @@ class SubAgentHost:
     # The tools a top-level agent may use (None: all): its sub-agents get no others, so its
     # `never` and tool list bind them too.
     visible_for: Callable[[str], set[str] | None]
+    # A top-level agent's `boundaries.ask`: tools its unattended runs (and their sub-agents)
+    # never get.
+    ask_for: Callable[[str], Collection[str]]
     memory: MemoryService | None
     clock: Clock
     language: Language = "ko"
-    limits: OrchestrationLimits = OrchestrationLimits()
+    limits: OrchestrationLimits = field(default_factory=OrchestrationLimits)
     stm: ShortTermMemory = field(default_factory=ShortTermMemory)
     _unattended_gate: Gate | None = field(default=None, init=False)
 
@@ -186,6 +199,7 @@ class SubAgentHost:
             max_depth=self.limits.max_depth,
             unattended=ctx.unattended,
             requires_approval=lambda name: sandbox.any_requires_approval([name], ctx.user_id),
+            never=self.ask_for(ctx.agent_id) if ctx.unattended else (),
         )
         return GatedTools(self.tools, self.workspace, self.gate_for(ctx), visible=set(names))
 

@@ -23,15 +23,22 @@ from typing import Any, Final, Literal, TypeVar
 import httpx2
 import mcp_types
 from mcp import Client, MCPError
-from mcp.client.session import IncomingMessage
+from mcp.client.session import ClientRequestContext, IncomingMessage
 from mcp.client.subscriptions import SubscriptionLost
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
+from jarvis.agent_layer.tools import ToolCallContext
 from jarvis.common.logging import get_logger
 from jarvis.core.mcp.call_order import CallOrder
 from jarvis.core.mcp.config import MCPServerConfig
-from jarvis.core.mcp.transport import ClientHooks, HttpRecord, log_tail, open_session
+from jarvis.core.mcp.transport import (
+    ClientHooks,
+    HttpRecord,
+    SessionCallbacks,
+    log_tail,
+    open_session,
+)
 
 _log = get_logger("jarvis.mcp")
 _T = TypeVar("_T")
@@ -47,6 +54,7 @@ _MAX_PAGES: Final = 100
 _BACKOFF_SEC: Final = (0.1, 0.25, 0.5, 1.0, 1.0, 1.0, 2.0, 5.0, 10.0, 30.0)
 # How often an older (2025) session's dispatcher is checked for EOF; a flag read, no traffic.
 _DEATH_TICK_SEC: Final = 0.2
+_CLOSE_WAIT_SEC: Final = 5.0
 
 
 class MCPServerError(Exception):
@@ -86,6 +94,8 @@ class MCPConnection:
         self._on_tools = on_tools
         self._on_state = on_state
         self._hooks = hooks or ClientHooks()
+        # Contexts of the calls in flight: a server request during a call belongs to its session.
+        self.active_calls: list[ToolCallContext] = []
         self._auth = auth
         self._client: Client | None = None
         self._record = HttpRecord()
@@ -122,7 +132,11 @@ class MCPConnection:
         supervisor, self._supervisor = self._supervisor, None
         if supervisor is not None:
             supervisor.cancel()
-            await asyncio.wait({supervisor})
+            # The SDK shields parts of its teardown; a server that never answers must not
+            # hold a shutdown (or a config reload) hostage.
+            done, _ = await asyncio.wait({supervisor}, timeout=_CLOSE_WAIT_SEC)
+            if not done:
+                _log.warning("MCP server %r: still closing; left to finish alone", self.name)
         self._client = None
         await self._set_state("closed", self.error)
 
@@ -259,6 +273,7 @@ class MCPConnection:
         """Connect and serve until the link dies; True if it was connected for a while."""
         self._record = HttpRecord()
         auth = self._auth(self.config) if self._auth is not None else None
+        connected = False
         try:
             async with contextlib.AsyncExitStack() as stack:
                 async with asyncio.timeout(self.config.connect_timeout):
@@ -268,23 +283,24 @@ class MCPConnection:
                             on_message=self._on_message,
                             record=self._record,
                             stderr_log=self.stderr_log,
-                            hooks=self._hooks,
+                            hooks=self._callbacks(),
                             auth=auth,
                         )
                     )
                     tools = await list_all_tools(client)
                 self.instructions = client.instructions
-                self._client = client
+                self._client, connected = client, True
                 self._on_tools(self, tools)
                 await self._set_state("connected", None, attempted=True)
                 await self._watch(client)
+                self._client = None  # before the session closes: nobody may pick it up now
             _log.info("MCP server %r: connection ended; reconnecting", self.name)
             await self._set_state("reconnecting", "connection lost; reconnecting")
             return True
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            connected = self._client is not None
+            self._client = None
             await self._set_state(*self._failure(exc, connected), attempted=not connected)
             return connected
         finally:
@@ -301,6 +317,40 @@ class MCPConnection:
             reason = f"could not connect ({describe(exc)})"
         said = log_tail(self.stderr_log)
         return "failed", f"{reason}; stderr: {said}" if said else reason
+
+    def _callbacks(self) -> SessionCallbacks:
+        hooks = self._hooks
+        return SessionCallbacks(
+            elicitation=self._elicit if hooks.desk is not None else None,
+            sampling=self._sample if hooks.sampler is not None else None,
+            roots=hooks.roots,
+        )
+
+    async def _sample(
+        self, context: ClientRequestContext, params: mcp_types.CreateMessageRequestParams
+    ) -> mcp_types.CreateMessageResult | mcp_types.ErrorData:
+        call = self.active_calls[-1] if self.active_calls else None
+        assert self._hooks.sampler is not None  # only declared with one
+        return await self._hooks.sampler(self.name, params, call)
+
+    async def _elicit(
+        self, context: ClientRequestContext, params: mcp_types.ElicitRequestParams
+    ) -> mcp_types.ElicitResult:
+        """Asked in the windows of the session whose call is running; none: declined."""
+        call = self.active_calls[-1] if self.active_calls else None
+        desk = self._hooks.desk
+        if desk is None or call is None or call.emit is None:
+            return mcp_types.ElicitResult(action="decline")
+        is_form = isinstance(params, mcp_types.ElicitRequestFormParams)
+        answer = await desk.ask(
+            session_id=call.session_id,
+            server=self.name,
+            message=params.message,
+            schema=params.requested_schema if is_form else None,  # type: ignore[union-attr]
+            url=None if is_form else params.url,  # type: ignore[union-attr]
+            emit=call.emit,
+        )
+        return mcp_types.ElicitResult(action=answer.action, content=answer.content)
 
     async def _watch(self, client: Client) -> None:
         """Return when the link dies, a restart is asked, or forever while it lives."""

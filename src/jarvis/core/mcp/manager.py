@@ -17,9 +17,19 @@ from typing import Literal
 import mcp_types
 
 from jarvis.common.logging import get_logger
-from jarvis.core.mcp.client import AuthFactory, MCPConnection, State
+from jarvis.core.mcp.client import AuthFactory, MCPConnection, MCPServerError, State
 from jarvis.core.mcp.config import MCPServerConfig, check_unique_names
+from jarvis.core.mcp.elicitation import ElicitationDesk
 from jarvis.core.mcp.names import NameTable
+from jarvis.core.mcp.resources import (
+    MENTION,
+    PROMPT_COMMAND,
+    ReadResourceTool,
+    attach_mentions,
+    expand_prompt,
+    list_prompts,
+    prompt_arguments,
+)
 from jarvis.core.mcp.tools import MCPTool
 from jarvis.core.mcp.transport import ClientHooks
 from jarvis.core.tools.registry import ToolRegistry
@@ -140,6 +150,10 @@ class MCPManager:
             server.connection.reconnect()
         return names
 
+    @property
+    def desk(self) -> ElicitationDesk | None:
+        return self._hooks.desk if self._hooks is not None else None
+
     def connection(self, name: str) -> MCPConnection | None:
         server = self._servers.get(name)
         return server.connection if server else None
@@ -165,6 +179,25 @@ class MCPManager:
             if c.state == "connected" and c.instructions
         ]
 
+    async def expand_input(self, text: str) -> str:
+        """`/server:prompt args` → the prompt's text; `@server:uri` → the resource attached.
+        A failure becomes an error line in place of the command (the person sees why)."""
+        live = {c.name: c for c in self.connections() if c.state == "connected"}
+        command = PROMPT_COMMAND.match(text.strip())
+        if command and command.group(1) in live:
+            server, name, rest = command.group(1), command.group(2), command.group(3) or ""
+            connection = live[server]
+            try:
+                specs = {p.name: p for p in await list_prompts(connection)}
+                if name not in specs:
+                    return f"[MCP server {server!r} has no prompt {name!r}]"
+                text = await expand_prompt(connection, name, prompt_arguments(specs[name], rest))
+            except MCPServerError as exc:
+                return f"[{exc}]"
+        if MENTION.search(text):
+            text = await attach_mentions(text, live)
+        return text
+
     async def aclose(self) -> None:
         await asyncio.gather(*(self._remove(name) for name in list(self._servers)))
         self._order = []
@@ -189,6 +222,7 @@ class MCPManager:
         self._registry.replace_layer("mcp", [], owner=name)
         self._registry.hide_builtins(name, ())
         await server.connection.aclose()
+        self._publish_resource_tool()
 
     def _register(self, connection: MCPConnection, specs: list[mcp_types.Tool]) -> None:
         """Called on every fresh tool list: a connect, a reconnect or a list-changed event."""
@@ -200,6 +234,17 @@ class MCPManager:
         self._registry.replace_layer("mcp", server.tools, owner=connection.name)
         self._registry.hide_builtins(connection.name, self._shadows(server))
         self._state_changed(connection)
+        self._publish_resource_tool()
+
+    def _publish_resource_tool(self) -> None:
+        """`read_resource` exists while some connected server offers resources."""
+        offering = {
+            c.name: c
+            for c in self.connections()
+            if c.client is not None and c.client.server_capabilities.resources is not None
+        }
+        tools = [ReadResourceTool(offering)] if offering else []
+        self._registry.replace_layer("mcp", tools, owner="")
 
     def _shadows(self, server: _Server) -> tuple[str, ...]:
         wanted = set(server.connection.config.replace_builtins)
@@ -209,6 +254,8 @@ class MCPManager:
         server = self._servers.get(connection.name)
         if server is None or server.connection is not connection:
             return
+        if connection.state != "connected":
+            self._publish_resource_tool()
         if connection.state in ("failed", "needs_login") and connection.error:
             _log.warning("MCP server %r: %s", connection.name, connection.error)
         if self._on_status is not None:

@@ -57,6 +57,8 @@ class MCPTool(Tool):
 
     async def execute(self, call_id: str, args: dict[str, Any], env: ToolEnv) -> ToolResult:
         config = self._connection.config
+        active = self._connection.active_calls
+        active.append(env.call)
         try:
             async with self._connection.order.turn(shared=self.read_only):
                 result = await self._connection.call_tool(
@@ -69,6 +71,8 @@ class MCPTool(Tool):
                 )
         except MCPServerError as exc:
             return ToolResult(content=str(exc), is_error=True, details={"mcp_code": exc.code})
+        finally:
+            active.remove(env.call)
         return to_tool_result(result, config.max_result_chars)
 
     def _progress_listener(self, call_id: str, env: ToolEnv) -> ProgressListener | None:

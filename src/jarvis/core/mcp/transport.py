@@ -14,7 +14,7 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, TextIO
+from typing import Any, Final, Protocol, TextIO
 
 import httpx2
 import mcp_types
@@ -26,7 +26,9 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from jarvis import __version__
+from jarvis.agent_layer.tools import ToolCallContext
 from jarvis.core.mcp.config import MCPServerConfig
+from jarvis.core.mcp.elicitation import ElicitationDesk
 
 # Idle limit for a response event stream (the SDK's default); a silent dead server ends there.
 STREAM_READ_TIMEOUT_SEC: Final = 300.0
@@ -44,9 +46,29 @@ class HttpRecord:
     last_status: int | None = None
 
 
+class Sampler(Protocol):
+    async def __call__(
+        self,
+        server: str,
+        params: mcp_types.CreateMessageRequestParams,
+        call: ToolCallContext | None,
+    ) -> mcp_types.CreateMessageResult | mcp_types.ErrorData: ...
+
+
 @dataclass(frozen=True)
 class ClientHooks:
     """Client capabilities backed by Jarvis (None: not declared to the server)."""
+
+    roots: ListRootsFnT | None = None
+    # Where elicitation requests are asked (see elicitation.py); None: not declared.
+    desk: ElicitationDesk | None = None
+    # Answers `sampling/createMessage` for the session whose call is running (None: not declared).
+    sampler: Sampler | None = None
+
+
+@dataclass(frozen=True)
+class SessionCallbacks:
+    """One connection's answers to server requests (built from `ClientHooks` per server)."""
 
     elicitation: ElicitationFnT | None = None
     sampling: SamplingFnT | None = None
@@ -94,7 +116,7 @@ async def open_session(
     on_message: MessageHandlerFnT,
     record: HttpRecord,
     stderr_log: Path | None,
-    hooks: ClientHooks,
+    hooks: SessionCallbacks,
     auth: httpx2.Auth | None = None,
 ) -> AsyncIterator[Client]:
     async with contextlib.AsyncExitStack() as stack:

@@ -20,6 +20,7 @@ class IdleLearning:
         self.learner = learner
         self.idle_sec = idle_sec
         self._waiting: dict[tuple[str, str], asyncio.Task[None]] = {}
+        self._all: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
         self.ticks = 0
 
@@ -29,7 +30,15 @@ class IdleLearning:
         waiting = self._waiting.get(key)
         if waiting is not None and not waiting.done():
             waiting.cancel()  # still in its quiet period: a running tick is never cancelled
-        self._waiting[key] = asyncio.create_task(self._after_quiet(agent, user))
+        task = asyncio.create_task(self._after_quiet(agent, user))
+        self._waiting[key] = task
+        self._all.add(task)
+        task.add_done_callback(self._all.discard)
+
+    async def drain(self) -> None:
+        """Wait for every scheduled tick (tests, shutdown with idle_sec 0)."""
+        while self._all:
+            await asyncio.gather(*list(self._all), return_exceptions=True)
 
     async def _after_quiet(self, agent: str, user: str) -> None:
         await asyncio.sleep(self.idle_sec)

@@ -27,7 +27,19 @@ async def approve(
         library.save(procedure.with_revision_applied())
         return "revision_approved"
     library.save(procedure.model_copy(update={"status": "approved"}))
+    await _list_in_procedural_memory(memory, agent, user, procedure.tool_name,
+                                     procedure.description or procedure.name, now_ms)  # fmt: skip
     return "approved"
+
+
+async def _list_in_procedural_memory(
+    memory: MemoryService, agent: str, user: str, tool: str, description: str, now_ms: int
+) -> None:
+    """[절차 기억] names the agent's procedure tools, so the model knows to call them."""
+    text = f"{tool}: {description}"
+    known = await memory.store.of_kind(agent, user, "procedure")
+    if all(item.text != text for item in known):
+        await memory.remember(MemoryScope(agent, user, "", 0), "procedure", text, now_ms)
 
 
 def reject(library: ProcedureLibrary, agent: str, name: str) -> Decision:

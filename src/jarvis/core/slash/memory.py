@@ -1,4 +1,5 @@
-"""`/remember <fact>`, `/remember reembed`, `/forget <id>`, `/wrong`: memory from the chat.
+"""`/remember <fact>`, `/remember reembed`, `/forget <id>`, `/wrong`, `/note <text>`: memory
+from the chat.
 
 `jarvis memory list|show|forget` prints the same listing from a shell. An 8-char id prefix is
 enough everywhere.
@@ -50,6 +51,12 @@ async def memory_command(
         return await forget(memory, scope.agent_id, scope.user_id, args, lang)
     if name == "/wrong":
         return await mark_wrong(memory, scope, "/wrong")
+    if name == "/note":
+        if not args:
+            return t("memory.usage", lang)
+        where = MemoryScope(scope.agent_id, scope.user_id, scope.session_id, scope.turn)
+        await memory.note(where, args)  # [작업 공유 메모리] of this session
+        return t("memory.noted", lang, text=args)
     return None
 
 

@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 from collections.abc import Awaitable, Callable
-from datetime import datetime
-from typing import Annotated, Any, TypeVar
+from datetime import datetime, tzinfo
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
-from jarvis.agent_layer.tools import ToolCallContext
-from jarvis.app.infra import AppAssembly
-from jarvis.app.mcp_config import server_set
-from jarvis.app.settings import SettingsError
-from jarvis.model_layer.messages import ToolCall
-from jarvis.ui.cli.mcp_status import status_lines
+if TYPE_CHECKING:  # imported when a command runs: `jarvis --help` stays fast
+    from jarvis.app.infra import AppAssembly
 
 T = TypeVar("T")
 approvals = typer.Typer(help="Remembered approval rules.", no_args_is_help=True)
@@ -30,6 +25,9 @@ def _assembly() -> AppAssembly:
 
 def _with_storage(work: Callable[[AppAssembly], Awaitable[T]]) -> T:
     """Run `work` with the stores connected (the database, on the postgres backend)."""
+    import asyncio
+
+    from jarvis.app.settings import SettingsError
     from jarvis.ui.cli.main import fail
 
     async def run() -> T:
@@ -134,6 +132,11 @@ async def _check_line(app: AppAssembly, line: str, agent: str, user: str) -> dic
 async def _check(
     app: AppAssembly, tool_name: str, args: dict[str, Any], agent: str, user: str
 ) -> dict[str, Any]:
+    import asyncio
+
+    from jarvis.agent_layer.tools import ToolCallContext
+    from jarvis.model_layer.messages import ToolCall
+
     tool = app.tools.get(tool_name)
     if tool is None:
         return {"tool": tool_name, "outcome": "block", "reason": "unknown_tool"}
@@ -155,25 +158,30 @@ def _json_object(text: str) -> dict[str, Any]:
     return value
 
 
+AUDIT_OUTCOMES = ("allow", "deny", "timeout", "block")
+
+
 def audit(
     tool: Annotated[str | None, typer.Option(help="Only this tool.")] = None,
-    outcome: Annotated[str | None, typer.Option(help="allow, deny, timeout, block.")] = None,
+    outcome: Annotated[str | None, typer.Option(help="allow, deny, timeout or block.")] = None,
     session: Annotated[str | None, typer.Option(help="Only this session.")] = None,
     user: Annotated[str | None, typer.Option(help="Only this user.")] = None,
-    limit: Annotated[int, typer.Option(help="Newest N lines.")] = 50,
+    limit: Annotated[int, typer.Option(min=1, help="Newest N lines.")] = 50,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
 ) -> None:
-    """Show the audit log (one line per gate decision)."""
-    rows = _with_storage(
-        lambda app: app.audit.query(
-            limit=limit, tool=tool, outcome=outcome, session=session, user=user
+    """Show the audit log (one line per gate decision), in your timezone."""
+    if outcome is not None and outcome not in AUDIT_OUTCOMES:
+        raise typer.BadParameter(
+            f"{outcome!r} is not one of {', '.join(AUDIT_OUTCOMES)}", param_hint="--outcome"
         )
-    )
+    rows, zone = _with_storage(lambda app: _audit_rows(app, tool, outcome, session, user, limit))
+    if not rows and not as_json:
+        typer.echo("(no audit lines match)" if tool or outcome or session or user else "(empty)")
     for r in rows:
         if as_json:
             typer.echo(r.model_dump_json())
             continue
-        when = datetime.fromtimestamp(r.ts_ms / 1000).strftime("%Y-%m-%d %H:%M:%S")
+        when = datetime.fromtimestamp(r.ts_ms / 1000, zone).strftime("%Y-%m-%d %H:%M:%S %Z")
         rule = f"  [{r.rule}]" if r.rule else ""
         typer.echo(
             f"{when}  {r.user}/{r.agent}  {r.session}#{r.turn}  {r.tool} ({r.source})  "
@@ -181,21 +189,61 @@ def audit(
         )
 
 
+async def _audit_rows(
+    app: AppAssembly,
+    tool: str | None,
+    outcome: str | None,
+    session: str | None,
+    user: str | None,
+    limit: int,
+) -> tuple[list[Any], tzinfo]:
+    from zoneinfo import ZoneInfo
+
+    rows = await app.audit.query(
+        limit=limit, tool=tool, outcome=outcome, session=session, user=user
+    )
+    return list(rows), ZoneInfo(app.settings.timezone)
+
+
 def extensions() -> None:
-    """What is loaded from ~/.jarvis (tools, skills, plugins, MCP servers), and what failed."""
-    asyncio.run(_extensions(_assembly()))
+    """What is loaded from ~/.jarvis (tools, skills, plugins, MCP servers), and what failed.
+    Exits 1 when something failed to load."""
+    import asyncio
+
+    failed = asyncio.run(_extensions(_assembly()))
+    if failed:
+        raise typer.Exit(1)
 
 
-async def _extensions(app: AppAssembly) -> None:
+async def _extensions(app: AppAssembly) -> int:
+    """Prints one line per extension; the number that failed."""
     app.extensions.initial_load()
+    from jarvis.app.mcp_config import server_set
+    from jarvis.ui.cli.mcp_status import status_lines
+
     servers = server_set(app.settings)
     await app.mcp.start(servers.configs, servers.problems)
+    failed = shown = 0
     try:
         for row in app.extensions.status():
             mark = "ok " if row.ok else "ERR"
+            failed += not row.ok
+            shown += 1
             typer.echo(f"{mark} {row.kind:<6} {row.name:<24} {row.file}  {row.detail}".rstrip())
         await app.mcp.wait_ready()
-        for line in status_lines(app.mcp.status(), app.settings.language):
+        statuses = app.mcp.status()
+        failed += sum(not server.ok for server in statuses)
+        shown += len(statuses)
+        for line in status_lines(statuses, app.settings.language):
             typer.echo(line)
     finally:
         await app.mcp.aclose()
+    home = app.settings.home
+    if not shown:
+        typer.echo(
+            f"nothing loaded: no tools, skills or plugins in {home}/tools, {home}/skills, "
+            f"{home}/plugins, and no mcp_servers configured"
+        )
+    elif failed:
+        typer.secho(f"{failed} failed to load (see ERR above)", fg="red", err=True)
+    return failed

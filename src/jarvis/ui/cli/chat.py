@@ -51,7 +51,7 @@ class ChatRepl:
         self.agents = agents
         self.builder = agents.get(session.info.agent_id) or agents.main
         self.session = session
-        self.render = TerminalRenderer()
+        self.render = TerminalRenderer(lang=agents.app.settings.language)
         self.reader: LineReader | None = None
         self._unsubscribe: Callable[[], None] = session.subscribe(self.render)
         # Set by the terminal approval channel while it waits for an answer.
@@ -170,8 +170,8 @@ class ChatRepl:
             self.render.line(t("terminal.help", self.lang))
             for skill in self.builder.app.skills.list():
                 self.render.line(f"  /{skill.name:<14} {skill.description}")
-        elif self.builder.app.skills.get(name[1:]) is not None:
-            await self._turn(line)  # a skill: the session expands it into the prompt
+        elif self.builder.app.skills.get(name[1:]) is not None or self._is_mcp_prompt(name):
+            await self._turn(line)  # a skill or `/server:prompt`: the session expands it
         elif (learned := await learning_slash(self.builder.app, self.session, line)) is not None:
             if learned.prompt is not None:  # `/<procedure>`: the recipe runs as a turn
                 await self._turn(learned.prompt)
@@ -180,6 +180,10 @@ class ChatRepl:
         else:
             self.render.line(t("terminal.unknown_command", self.lang, name=name))
         return True
+
+    def _is_mcp_prompt(self, name: str) -> bool:
+        server, colon, _prompt = name[1:].partition(":")
+        return bool(colon) and self.builder.app.mcp.connection(server) is not None
 
     async def _agent(self, target: str) -> None:
         lang = self.builder.app.settings.language

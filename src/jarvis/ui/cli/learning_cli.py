@@ -6,16 +6,13 @@ chat's `/remember`, `/forget` and `/procedures` (an 8-character id prefix is eno
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from jarvis.app.infra import AppAssembly
-from jarvis.app.settings import SettingsError
-from jarvis.core.procedures.slash import procedures_command
-from jarvis.core.slash import memory as memory_slash
+if TYPE_CHECKING:  # imported when a command runs: `jarvis --help` stays fast
+    from jarvis.app.infra import AppAssembly
 
 memory = typer.Typer(help="What Jarvis remembers (long-term memory).", no_args_is_help=True)
 procedures = typer.Typer(help="Learned procedures and drafts.", invoke_without_command=True)
@@ -25,6 +22,9 @@ _User = Annotated[str, typer.Option("--user", help="Which person (the terminal u
 
 
 def _run(work: Callable[[AppAssembly], Awaitable[str]]) -> None:
+    import asyncio
+
+    from jarvis.app.settings import SettingsError
     from jarvis.ui.cli.main import assemble, fail
 
     async def run() -> str:
@@ -44,22 +44,30 @@ def _run(work: Callable[[AppAssembly], Awaitable[str]]) -> None:
 @memory.command("list")
 def memory_list(agent: _Agent = "main", user: _User = "local") -> None:
     """Remembered items, newest first."""
+    from jarvis.core.slash import memory as memory_slash
+
     _run(lambda app: memory_slash.listing(app.memory, agent, user, app.settings.language))
 
 
 @memory.command("show")
 def memory_show(item_id: str, agent: _Agent = "main", user: _User = "local") -> None:
     """One item in full (an episode with its tool calls and marks)."""
+    from jarvis.core.slash import memory as memory_slash
+
     _run(lambda app: memory_slash.show(app.memory, agent, user, item_id, app.settings.language))
 
 
 @memory.command("forget")
 def memory_forget(item_id: str, agent: _Agent = "main", user: _User = "local") -> None:
     """Delete one item."""
+    from jarvis.core.slash import memory as memory_slash
+
     _run(lambda app: memory_slash.forget(app.memory, agent, user, item_id, app.settings.language))
 
 
 def _procedures(args: str, agent: str, user: str) -> None:
+    from jarvis.core.procedures.slash import procedures_command
+
     async def work(app: AppAssembly) -> str:
         assert app.learning is not None
         lang = app.settings.language

@@ -1,43 +1,73 @@
-"""The `jarvis` command line (typer)."""
+"""The `jarvis` command line (typer).
+
+Imports are lazy: `jarvis --help` and `--version` load typer and nothing of Jarvis's runtime
+(settings, providers, MCP, the web server), so they answer in a fraction of a second; each command
+imports what it needs when it runs (benchmarks/cli_help.py measures it).
+"""
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import os
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from jarvis.app.agent_commands import unknown_agent
-from jarvis.app.agent_registry import AgentRegistry
-from jarvis.app.infra import AppAssembly, build_app
-from jarvis.app.settings import SettingsError, load_settings
-from jarvis.common.i18n import Language, t
-from jarvis.common.jsonl import DataFileError
 from jarvis.ui.cli.admin import approvals, audit, extensions
-from jarvis.ui.cli.chat import ChatRepl
 from jarvis.ui.cli.learning_cli import memory, procedures
+from jarvis.ui.cli.mcp_cli import mcp
 from jarvis.ui.cli.openloop_cli import openloop
+from jarvis.ui.cli.schedules_cli import schedules
+
+if TYPE_CHECKING:
+    from jarvis.app.infra import AppAssembly
+    from jarvis.common.i18n import Language
 
 app = typer.Typer(
     name="jarvis",
     help="Jarvis: a personal AI assistant that does real work while you stay in charge.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,  # plain help: no rich import on the way to a help screen
 )
 
+CHAT_HELP = """Chat in the terminal.
 
-app.add_typer(approvals, name="approvals")
-app.add_typer(openloop, name="openloop")
-app.add_typer(memory, name="memory")
-app.add_typer(procedures, name="procedures")
-app.command("audit")(audit)
-app.command("extensions")(extensions)
+\b
+Keys:
+  Enter        send the line
+  Ctrl-C       stop the running turn (again when idle: the hint to quit)
+  Ctrl-D       quit
+\b
+At an approval request:
+  a or Enter   allow once
+  A            always (saves the rule shown)
+  d            deny
+  any words    an answer in words: a negation denies ("안 돼", "no wait"),
+               "ok go" / "실행해" allows; what is not understood keeps waiting
+\b
+Slash commands:
+  /new  /sessions  /resume ID  /stop  /openloop [done|dismiss ID]  /help  /exit
+  /<skill> ARGS  runs a skill from ~/.jarvis/skills
+"""
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from jarvis import __version__
+
+        typer.echo(f"jarvis {__version__}")
+        raise typer.Exit()
 
 
 @app.callback()
-def main() -> None:
+def main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version."
+        ),
+    ] = False,
+) -> None:
     """Jarvis: a personal AI assistant that does real work while you stay in charge."""
 
 
@@ -46,13 +76,24 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+def env_language() -> Language:
+    return "en" if os.environ.get("JARVIS_LANGUAGE") == "en" else "ko"
+
+
 def assemble(*, demo: bool) -> AppAssembly:
     """Settings → assembly, or one clear line (no traceback) when a setting is wrong or a file
     the start needs cannot be read or written."""
-    lang: Language = "en" if os.environ.get("JARVIS_LANGUAGE") == "en" else "ko"
+    from jarvis.app.infra import build_app
+    from jarvis.app.settings import SettingsError, config_warnings, load_settings
+    from jarvis.common.i18n import t
+    from jarvis.common.jsonl import DataFileError
+
+    lang = env_language()
     try:
         settings = load_settings()
         lang = settings.language
+        for warning in config_warnings(settings):
+            typer.secho(warning, fg="yellow", err=True)
         return build_app(settings, demo=demo)
     except SettingsError as exc:
         raise fail(str(exc)) from None
@@ -71,46 +112,12 @@ def serve(
     workers: Annotated[int, typer.Option(help="Processes (needs the postgres backend).")] = 1,
 ) -> None:
     """Start the Web HUD."""
-    import uvicorn
+    from jarvis.ui.cli.serve_cmd import run_server
 
-    from jarvis.ui.web.factory import DEMO_ENV
-    from jarvis.ui.web.launch_token import LAUNCH_TOKEN_ENV, launch_token_for, launch_url
-
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    settings = assemble(demo=demo).settings  # validates the settings once, in the parent
-    if workers > 1 and settings.storage.backend != "postgres":
-        raise fail("--workers > 1 needs JARVIS_STORAGE__BACKEND=postgres (shared state)")
-    bind_host, bind_port = host or settings.web.host, port or settings.web.port
-    token = launch_token_for(settings)
-    # Workers read their settings from the environment: the same host, port and token.
-    os.environ.update(
-        {"JARVIS_WEB__HOST": bind_host, "JARVIS_WEB__PORT": str(bind_port), LAUNCH_TOKEN_ENV: token}
-    )
-    mode = " (demo)" if demo else f" ({settings.model.model})"
-    if settings.security.api_keys:
-        url = launch_url(bind_host, bind_port, None)
-        typer.secho(t("serve.open_hud_keys", settings.language, mode=mode, url=url), fg="green")
-    else:
-        url = launch_url(bind_host, bind_port, token)
-        typer.secho(t("serve.open_hud", settings.language, mode=mode, url=url), fg="green")
-    if demo:
-        os.environ[DEMO_ENV] = "1"
-    # Every worker process builds its own assembly from the same settings.
-    uvicorn.run(
-        "jarvis.ui.web.factory:create_from_env",
-        factory=True,
-        host=bind_host,
-        port=bind_port,
-        workers=workers,
-        log_level="warning",
-        ws_max_size=1_000_000,
-        ws_per_message_deflate=False,  # small JSON frames on a local link: compression costs CPU
-        # uvloop starts a child that was given a preexec_fn (the bash subreaper) seconds late.
-        loop="asyncio",
-    )
+    run_server(demo=demo, host=host, port=port, workers=workers)
 
 
-@app.command()
+@app.command(help=CHAT_HELP)
 def chat(
     demo: Annotated[bool, typer.Option("--demo", help="Scripted model; runs offline.")] = False,
     session: Annotated[str | None, typer.Option("--session", help="Resume a session.")] = None,
@@ -118,34 +125,19 @@ def chat(
         str | None, typer.Option("--agent", help="Talk to this team agent (default: main).")
     ] = None,
 ) -> None:
-    """Chat in the terminal."""
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    assembly = assemble(demo=demo)
-    asyncio.run(_chat(assembly, session, agent))
+    from jarvis.ui.cli.chat_cmd import run_chat
+
+    run_chat(demo=demo, session_id=session, agent=agent)
 
 
-async def _chat(assembly: AppAssembly, session_id: str | None, agent: str | None = None) -> None:
-    agents = AgentRegistry(assembly)
-    try:
-        await assembly.start()
-    except SettingsError as exc:
-        raise fail(str(exc)) from None
-    try:
-        if session_id:
-            found = await agents.open(session_id)
-            if found is None:
-                lang = assembly.settings.language
-                raise fail(t("terminal.session_missing_start", lang, session=session_id))
-            session = found
-        else:
-            builder = agents.get(agent)
-            if builder is None:
-                lang = assembly.settings.language
-                raise fail(unknown_agent(agents, agent or "", lang))
-            session = await builder.create()
-        await ChatRepl(agents, session).run()
-    finally:
-        await assembly.aclose()
+app.add_typer(openloop, name="openloop")
+app.add_typer(approvals, name="approvals")
+app.add_typer(mcp, name="mcp")
+app.add_typer(schedules, name="schedules")
+app.add_typer(memory, name="memory")
+app.add_typer(procedures, name="procedures")
+app.command("audit")(audit)
+app.command("extensions")(extensions)
 
 
 if __name__ == "__main__":

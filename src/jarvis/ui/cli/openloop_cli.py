@@ -7,15 +7,13 @@ understood and reported.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from jarvis.app.infra import AppAssembly
-from jarvis.app.settings import SettingsError
-from jarvis.core.slash.openloop import openloop_command
+if TYPE_CHECKING:  # imported when a command runs: `jarvis --help` stays fast
+    from jarvis.app.infra import AppAssembly
 
 openloop = typer.Typer(help="Promises on the AGENDA (open loops).", invoke_without_command=True)
 
@@ -24,6 +22,9 @@ _User = Annotated[str, typer.Option("--user", help="Whose loops (the terminal us
 
 
 def _run(work: Callable[[AppAssembly], Awaitable[str]]) -> None:
+    import asyncio
+
+    from jarvis.app.settings import SettingsError
     from jarvis.ui.cli.main import assemble, fail
 
     async def run() -> str:
@@ -41,6 +42,8 @@ def _run(work: Callable[[AppAssembly], Awaitable[str]]) -> None:
 
 
 def _command(args: str, agent: str, user: str) -> None:
+    from jarvis.core.slash.openloop import openloop_command
+
     _run(lambda app: openloop_command(app.openloops, agent, user, args, app.settings.language))
 
 
@@ -49,6 +52,12 @@ def listing(ctx: typer.Context, agent: _Agent = "main", user: _User = "local") -
     """Open loops, newest first (with no sub-command)."""
     if ctx.invoked_subcommand is None:
         _command("", agent, user)
+
+
+@openloop.command("list")
+def list_loops(agent: _Agent = "main", user: _User = "local") -> None:
+    """Open loops, newest first (the same as `jarvis openloop`)."""
+    _command("", agent, user)
 
 
 @openloop.command()

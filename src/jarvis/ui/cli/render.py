@@ -1,14 +1,24 @@
-"""Turns agent events into terminal lines."""
+"""Turns agent events into terminal output.
+
+On a terminal, answers are Markdown rendered with `rich` as they stream (a live view that ends
+with the text or at the next tool call) and tool calls are compact blocks: the arguments in
+readable form, then the outcome in words and the first lines of the result. Piped output stays
+plain text, streamed as it comes.
+"""
 
 from __future__ import annotations
 
 import json
 import re
 import sys
+import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
 from pydantic import BaseModel
+from rich.console import Console
+from rich.live import Live
+from rich.markdown import Markdown
 
 from jarvis.agent_layer.events import (
     AgentEnd,
@@ -16,10 +26,16 @@ from jarvis.agent_layer.events import (
     MessageUpdate,
     ToolExecutionEnd,
     ToolExecutionStart,
+    ToolProgress,
 )
 from jarvis.common.i18n import Language, t
+from jarvis.ui.cli.reasons import decision_reason
 
 _ARG_PREVIEW = 120
+_RESULT_LINES = 6
+_REDRAW_SEC = 0.05
+# Controls that would rewrite the screen (ESC, CR, …); newlines and tabs are text.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 # What a terminal (or a reader) cannot see for what it is: C0/C1 controls (ESC rewrites the
 # line, CR returns to its start), DEL, non-ASCII spaces (not word separators for bash),
 # zero-width and bidi characters (reorder what is shown), soft hyphen, BOM. The HUD's
@@ -48,10 +64,15 @@ def visible(text: str, lang: Language = "ko", mark: Callable[[str], str] = str) 
 
 
 class TerminalRenderer:
-    def __init__(self, out: TextIO | None = None) -> None:
+    def __init__(self, out: TextIO | None = None, lang: Language = "ko") -> None:
         self.out = out or sys.stdout
+        self.lang = lang
         self._color = self.out.isatty()
         self._mid_line = False
+        self._console = Console(file=self.out, highlight=False) if self._color else None
+        self._text: list[str] = []  # the answer being streamed (terminal only)
+        self._live: Live | None = None
+        self._drawn_at = 0.0
 
     def _style(self, text: str, code: str) -> str:
         return f"\033[{code}m{text}\033[0m" if self._color else text
@@ -61,6 +82,10 @@ class TerminalRenderer:
         return visible(text, lang, mark=lambda escape: self._style(escape, "7"))
 
     def write(self, text: str) -> None:
+        self._end_answer()
+        self._emit(text)
+
+    def _emit(self, text: str) -> None:
         self.out.write(text)
         self.out.flush()
         self._mid_line = not text.endswith("\n")
@@ -73,22 +98,58 @@ class TerminalRenderer:
     def __call__(self, event: BaseModel) -> None:
         if isinstance(event, MessageUpdate):
             if event.text_delta:
-                self.write(event.text_delta)
+                self._answer(event.text_delta)
         elif isinstance(event, ToolExecutionStart):
-            self.line(self._style(f"⚙ {visible(event.tool_name)} {_preview(event.args)}", "36"))
+            self.line(self._style(f"⚙ {self.shown(event.tool_name)}", "36;1"))
+            for arg_line in _arg_lines(event.args):
+                self.line(self._style(f"  {arg_line}", "36"))
         elif isinstance(event, ToolExecutionEnd):
-            self.line(self._tool_end(event))
+            self._tool_end(event)
+        elif isinstance(event, ToolProgress):
+            self.line(self._style(progress_line(event), "2"))
         elif isinstance(event, AgentError):
             self.line(self._style(f"✗ {event.message}", "31"))
         elif isinstance(event, AgentEnd):
+            self._end_answer()
             if self._mid_line:
-                self.write("\n")
+                self._emit("\n")
         elif getattr(event, "type", None) == "agent_event":
             nested = self._nested(getattr(event, "agent_path", []), getattr(event, "event", {}))
             if nested:
                 self.line(nested)
         elif getattr(event, "type", None) == "validation_error":
             self.line(self._style(f"✗ {getattr(event, 'message', '')}", "33"))
+
+    def _answer(self, delta: str) -> None:
+        """Stream a piece of the answer: plain when piped, live Markdown on a terminal."""
+        safe = _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", delta)
+        if self._console is None:
+            self._emit(safe)
+            return
+        if self._live is None:
+            if self._mid_line:
+                self._emit("\n")
+            self._live = Live(
+                console=self._console,
+                auto_refresh=False,
+                redirect_stdout=False,
+                redirect_stderr=False,
+            )
+            self._live.start()
+            self._drawn_at = 0.0
+        self._text.append(safe)
+        now = time.monotonic()
+        if now - self._drawn_at >= _REDRAW_SEC:  # a long answer is not re-parsed per token
+            self._drawn_at = now
+            self._live.update(Markdown("".join(self._text)), refresh=True)
+
+    def _end_answer(self) -> None:
+        if self._live is not None:
+            self._live.update(Markdown("".join(self._text)))
+            self._live.stop()
+            self._live = None
+            self._text.clear()
+            self._mid_line = False
 
     def _nested(self, path: list[str], inner: dict[str, Any]) -> str:
         """A sub-agent's (or asked agent's) work, indented one step per level under its caller;
@@ -101,7 +162,9 @@ class TerminalRenderer:
             text = f"↳ {label} ⚙ {self.shown(str(inner.get('tool_name')))} {_preview(args or {})}"
             return indent + self._style(text, "36")
         if kind == "tool_execution_end":
-            return indent + f"↳ {label} " + self._tool_end(ToolExecutionEnd.model_validate(inner))
+            return (
+                indent + f"↳ {label} " + self._tool_end_line(ToolExecutionEnd.model_validate(inner))
+            )
         if kind == "agent_start":
             return indent + self._style(f"↳ {label} …", "2")
         if kind == "agent_error":
@@ -110,17 +173,52 @@ class TerminalRenderer:
             )
         return ""
 
-    def _tool_end(self, event: ToolExecutionEnd) -> str:
+    def _tool_end(self, event: ToolExecutionEnd) -> None:
+        self.line(self._tool_end_line(event))
         decision = event.decision or {}
-        reason = decision.get("reason")
-        suffix = f" · {reason}" if reason and reason != "not_required" else ""
-        if event.is_error:
-            first = event.result_preview.splitlines()[0] if event.result_preview else ""
-            shown = self.shown(first[:160])
-            return self._style(f"✗ {self.shown(event.tool_name)}{suffix}: ", "31") + shown
-        return self._style(f"✓ {self.shown(event.tool_name)}{suffix}", "32")
+        refused = decision.get("outcome") in ("deny", "block", "timeout")
+        if event.is_error and refused:
+            return  # the result is written for the model ("approval_denied: …")
+        for result_line in self._result_lines(event.result_preview):
+            self.line(self._style(f"  {result_line}", "2"))
+
+    def _tool_end_line(self, event: ToolExecutionEnd) -> str:
+        name = self.shown(event.tool_name)
+        decision = event.decision or {}
+        reason = decision_reason(decision, self.lang)
+        suffix = f" · {reason}" if reason else ""
+        mark, colour = ("✗", "31") if event.is_error else ("✓", "32")
+        return self._style(f"{mark} {name}{suffix}", colour)
+
+    def _result_lines(self, preview: str) -> list[str]:
+        lines = preview.strip("\n").splitlines()
+        shown = [self.shown(line[:200], self.lang) for line in lines[:_RESULT_LINES]]
+        if len(lines) > _RESULT_LINES:
+            shown.append(t("terminal.more_lines", self.lang, count=len(lines) - _RESULT_LINES))
+        return shown
+
+
+def _arg_lines(args: dict[str, Any]) -> list[str]:
+    """`key: value` per argument, each cut to one line (the approval prompt shows them whole)."""
+    lines = []
+    for key, value in args.items():
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        first, *rest = text.splitlines() or [""]
+        more = f" (+{len(rest)} lines)" if rest else ""
+        shown = visible(first)
+        if len(shown) > _ARG_PREVIEW:
+            shown = shown[: _ARG_PREVIEW - 1] + "…"
+        lines.append(f"{visible(key)}: {shown}{more}")
+    return lines
+
+
+def progress_line(event: ToolProgress) -> str:
+    total = f"/{event.total:g}" if event.total is not None else ""
+    message = f" {visible(event.message)}" if event.message else ""
+    return f"… {visible(event.tool_name)} {event.progress:g}{total}{message}"
 
 
 def _preview(args: dict[str, Any]) -> str:
+    """Arguments on one line (a sub-agent's tool call, nested under its caller)."""
     text = visible(json.dumps(args, ensure_ascii=False))  # spaces collapsed before the cut
     return text if len(text) <= _ARG_PREVIEW else text[: _ARG_PREVIEW - 1] + "…"

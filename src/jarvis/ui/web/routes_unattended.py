@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, Literal
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel
 
 from jarvis.app.unattended.service import PreapprovalRequired
@@ -44,10 +47,37 @@ def _refusal(exc: Exception) -> JSONResponse:
 
 
 _EXPECTED = (PreapprovalRequired, NotOwner, LookupError, ValueError)
+_KEEPALIVE_SEC = 15.0
+
+
+async def _event_stream(request: Request, state: WebApp) -> AsyncIterator[str]:
+    """Server-sent `proactive_message`s for a window that has no session socket yet (the HUD
+    opens one only with the first message); the page drops ones it has already shown."""
+    queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    leave = state.unattended.hub.attach(request.state.user, queue.put_nowait)
+    try:
+        yield ": open\n\n"
+        while not await request.is_disconnected():
+            try:
+                event = await asyncio.wait_for(queue.get(), _KEEPALIVE_SEC)
+            except TimeoutError:
+                yield ": keepalive\n\n"
+                continue
+            yield f"data: {json.dumps(event, ensure_ascii=False)}\n\n"
+    finally:
+        leave()
 
 
 def register(app: FastAPI, state: WebApp) -> None:
     service = state.unattended
+
+    @app.get("/api/unattended/events")
+    async def events(request: Request) -> StreamingResponse:
+        return StreamingResponse(
+            _event_stream(request, state),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store"},
+        )
 
     @app.get("/api/unattended/schedules")
     async def schedules(request: Request) -> list[dict[str, Any]]:

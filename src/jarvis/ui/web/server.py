@@ -28,7 +28,13 @@ from jarvis.common.storage_errors import StorageUnavailable, describe_storage_er
 from jarvis.core.approvals.pg_pending import PostgresPendingStore
 from jarvis.core.policy.rule_store import visible_to
 from jarvis.core.session import AgentSession
-from jarvis.ui.web import routes_rules, routes_sessions, routes_unattended
+from jarvis.ui.web import (
+    routes_learning,
+    routes_mcp,
+    routes_rules,
+    routes_sessions,
+    routes_unattended,
+)
 from jarvis.ui.web.auth import Authenticator, RateLimiter
 from jarvis.ui.web.broker import BrokerRegistry
 from jarvis.ui.web.hud_access import PUBLIC_PATHS, PUBLIC_PREFIXES, register_access_routes
@@ -190,8 +196,10 @@ def create_app(assembly: AppAssembly) -> FastAPI:
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts, www_redirect=False)
     app.add_middleware(SecurityHeaders)
     register_access_routes(app, state)
+    routes_mcp.register(app, assembly)
     register_agent_routes(app, state)
     routes_unattended.register(app, state)
+    routes_learning.register(app, state)
 
     register_static_route(app)
     routes_sessions.register(app, state)

@@ -11,8 +11,10 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from jarvis.app.approval_words import reply_classifier
+from jarvis.common.i18n import Language
 from jarvis.core.approvals.request import ApprovalRequest
 from jarvis.core.approvals.words_answer import answer_in_words
+from jarvis.core.session import AgentSession
 from jarvis.ui.web.broker import ApprovalBroker, Connection
 
 if TYPE_CHECKING:
@@ -34,10 +36,15 @@ def waiting_request(state: WebApp, session_id: str) -> ApprovalRequest | None:
 
 
 def start_answer(
-    state: WebApp, session_id: str, connection: Connection, request: ApprovalRequest, text: str
+    state: WebApp,
+    session: AgentSession,
+    connection: Connection,
+    request: ApprovalRequest,
+    text: str,
 ) -> None:
-    broker = state.brokers.for_session(session_id)
-    task = asyncio.create_task(answer_with_words(state, broker, connection, request, text))
+    broker = state.brokers.for_session(session.id)
+    lang = session.setup.language  # the line is shown in the session's language
+    task = asyncio.create_task(answer_with_words(state, broker, connection, request, text, lang))
     _ANSWERING.add(task)
     task.add_done_callback(_ANSWERING.discard)
 
@@ -48,6 +55,7 @@ async def answer_with_words(
     connection: Connection,
     request: ApprovalRequest,
     text: str,
+    lang: Language,
 ) -> None:
     outcome = await answer_in_words(
         state.assembly.pending,
@@ -55,7 +63,7 @@ async def answer_with_words(
         connection.user_id,
         text,
         reply_classifier(state.assembly),
-        state.lang,
+        lang,
     )
     message = {
         "type": "approval_words",

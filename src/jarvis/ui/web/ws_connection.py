@@ -29,6 +29,8 @@ from jarvis.ui.web.words_answers import start_answer, waiting_request
 if TYPE_CHECKING:
     from jarvis.ui.web.server import WebApp
 
+# Slash commands the server runs even when a client sends them as a prompt.
+_SERVER_COMMANDS = ("/agent", "/orchestrate")
 ANSWER_STATUS = {"ok": 200, "not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 422}
 
 
@@ -139,12 +141,14 @@ async def _handle(state: WebApp, session: AgentSession, connection: Connection, 
             {"type": "error", "message": t("web.rate_limited", session.setup.language), "code": 429}
         )
         return
-    if message.type == "prompt":
+    if message.type == "prompt" and message.text.strip().split(" ", 1)[0] in _SERVER_COMMANDS:
+        await _command(state, session, connection, message.text)  # typed into the HUD's box
+    elif message.type == "prompt":
         waiting = waiting_request(state, session.id)
         if waiting is None:
             state.start_turn(session, message.text)
         else:  # decided beside the reader: a slow classifier never holds up Stop or a button
-            start_answer(state, session.id, connection, waiting, message.text)
+            start_answer(state, session, connection, waiting, message.text)
     elif message.type == "abort":
         session.abort()
     elif message.type == "approval":

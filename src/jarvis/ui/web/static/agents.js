@@ -17,8 +17,8 @@
 
   // --- the switcher
   const select = el("select", "agent-select"); select.id = "agent-select"; select.setAttribute("aria-label", S.agent);
-  const sessions = document.querySelector(".sessions");
-  if (sessions) sessions.prepend(select);
+  const bar = document.querySelector(".bar-actions");
+  if (bar) bar.prepend(select);
   async function loadAgents() {
     const res = await fetch("/api/agents", opts); if (!res.ok) return;
     const data = await res.json(); select.replaceChildren();
@@ -27,9 +27,18 @@
       const o = el("option", "", a.name); o.value = a.id; o.selected = a.id === currentAgent; select.append(o);
     }
     select.hidden = data.agents.length < 2;
+    showBrand();
+  }
+  function showBrand() { // the header says whose session this is (KAREN, not JARVIS)
+    const brand = document.querySelector(".brand");
+    const text = brand && [...brand.childNodes].find((n) => n.nodeType === Node.TEXT_NODE);
+    const name = names.get(currentAgent);
+    if (text && name) text.textContent = `${name} `;
+    if (name) document.title = name;
   }
   async function switchTo(agent) {
-    const res = await fetch(`/api/sessions?agent=${encodeURIComponent(agent)}`, { ...opts, method: "POST" });
+    const q = new URLSearchParams({ agent, lang: hud.lang() });
+    const res = await fetch(`/api/sessions?${q}`, { ...opts, method: "POST" });
     if (!res.ok) return;
     const session = await res.json();
     sessionStorage.setItem("jarvis_session", session.id);
@@ -46,28 +55,35 @@
   document.body.dataset.agent = currentAgent;
   loadAgents().catch(() => {}); // a reload cutting the request is not an error
 
-  // --- the session menu grouped by agent (app.js fills it; we regroup what it put there)
-  const sessionSelect = $("session-select");
+  // --- the sessions pane grouped by agent: sessions.js renders the list; we reorder its rows
+  // under one heading per agent (only when sessions of two or more agents are listed).
+  const list = $("session-list");
+  const owner = new Map(); // session id -> agent id
   let grouping = false;
   async function groupSessions() {
-    // Only a list app.js has just filled (options straight under the select) is regrouped.
-    if (!sessionSelect || grouping || names.size < 2 || !sessionSelect.querySelector(":scope > option")) return;
-    const res = await fetch("/api/sessions", opts); if (!res.ok) return;
-    const owner = new Map((await res.json()).map((s) => [s.id, s.agent_id]));
-    grouping = true;
-    const options = [...sessionSelect.querySelectorAll(":scope > option")];
-    const groups = new Map();
-    for (const o of options) {
-      const agent = owner.get(o.value) || "main";
-      if (!groups.has(agent)) { const g = el("optgroup"); g.label = names.get(agent) || agent; groups.set(agent, g); }
-      groups.get(agent).append(o);
+    if (!list || grouping) return;
+    const rows = [...list.querySelectorAll(":scope > li[data-id]")];
+    if (rows.some((li) => !owner.has(li.dataset.id))) { // new sessions: ask once who owns them
+      const res = await fetch("/api/sessions", opts); if (!res.ok) return;
+      for (const s of await res.json()) owner.set(s.id, s.agent_id || "main");
     }
-    const selected = sessionSelect.value;
-    sessionSelect.replaceChildren(...groups.values());
-    sessionSelect.value = selected;
+    const agents = [...names.keys()];
+    const of = (li) => owner.get(li.dataset.id) || "main";
+    if (new Set(rows.map(of)).size < 2) return;
+    grouping = true;
+    const ordered = [];
+    for (const agent of agents) {
+      const mine = rows.filter((li) => of(li) === agent); if (!mine.length) continue;
+      const head = el("li", "agent-group", names.get(agent) || agent); head.dataset.agent = agent;
+      ordered.push(head, ...mine);
+    }
+    ordered.push(...rows.filter((li) => !agents.includes(of(li))));
+    list.replaceChildren(...ordered);
+    watcher.takeRecords(); // our own reordering is not a new render
     grouping = false;
   }
-  if (sessionSelect) new MutationObserver(() => { if (!grouping) groupSessions(); }).observe(sessionSelect, { childList: true });
+  const watcher = new MutationObserver(() => { if (!grouping) groupSessions(); });
+  if (list) watcher.observe(list, { childList: true });
 
   // --- nested work: under the chat and in ACTIVITY, indented by depth, with who does it
   function nestedLine(ev) {

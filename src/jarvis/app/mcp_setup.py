@@ -1,0 +1,41 @@
+"""The MCP manager as the app runs it: roots = the workspace, elicitation in the session's
+windows, sampling through the app's model behind an approval, OAuth tokens from the data dir,
+server stderr in `logs/mcp/<server>.log`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from jarvis.app.mcp_sampling import approved_sampler
+from jarvis.app.settings import Settings
+from jarvis.common.clock import Clock
+from jarvis.core.approvals.service import ApprovalService
+from jarvis.core.mcp import ClientHooks, MCPManager
+from jarvis.core.mcp.elicitation import ElicitationDesk
+from jarvis.core.mcp.host import workspace_roots
+from jarvis.core.mcp.oauth import stored_auth
+from jarvis.core.tools.registry import ToolRegistry
+from jarvis.model_layer.config import ModelSettings
+from jarvis.model_layer.provider import Provider
+
+
+def build_mcp(
+    settings: Settings,
+    tools: ToolRegistry,
+    approvals: ApprovalService | None,
+    clock: Clock,
+    provider: Callable[[], tuple[Provider, ModelSettings]],
+) -> MCPManager:
+    timeout = settings.security.approval_timeout_sec
+    sampler = approved_sampler(approvals, provider, clock, timeout) if approvals else None
+    hooks = ClientHooks(
+        roots=workspace_roots(settings.workspace_dir),
+        desk=ElicitationDesk(timeout),
+        sampler=sampler,
+    )
+    return MCPManager(
+        tools,
+        log_dir=settings.home / "logs" / "mcp",
+        hooks=hooks,
+        auth=stored_auth(settings.home),
+    )

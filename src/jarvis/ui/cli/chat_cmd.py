@@ -1,0 +1,65 @@
+"""`jarvis chat`: build the assembly, open or create the session, run the REPL."""
+
+from __future__ import annotations
+
+import asyncio
+
+from jarvis.app.agent_commands import unknown_agent
+from jarvis.app.agent_registry import AgentRegistry
+from jarvis.app.infra import AppAssembly
+from jarvis.app.settings import SettingsError, default_home
+from jarvis.app.unattended.service import Unattended
+from jarvis.common.i18n import t
+from jarvis.ui.cli.chat import ChatRepl
+from jarvis.ui.cli.chat_log import NoticeHandler, route_logs
+from jarvis.ui.cli.main import assemble, env_language, fail
+
+
+def run_chat(*, demo: bool, session_id: str | None, agent: str | None = None) -> None:
+    try:
+        notice = route_logs(default_home(), env_language())
+    except OSError:  # no writable data dir: start-up says so in one line below
+        notice = None
+    assembly = assemble(demo=demo)
+    if notice is not None:
+        notice.lang = assembly.settings.language
+    asyncio.run(_chat(assembly, session_id, agent, notice))
+
+
+async def _chat(
+    assembly: AppAssembly,
+    session_id: str | None,
+    agent: str | None,
+    notice: NoticeHandler | None,
+) -> None:
+    agents = AgentRegistry(assembly)
+    try:
+        await assembly.start()
+    except SettingsError as exc:
+        raise fail(str(exc)) from None
+    try:
+        lang = assembly.settings.language
+        if session_id:
+            found = await agents.open(session_id)
+            if found is None:
+                raise fail(t("terminal.session_missing_start", lang, session=session_id))
+            session = found
+        else:
+            builder = agents.get(agent)
+            if builder is None:
+                raise fail(unknown_agent(agents, agent or "", lang))
+            session = await builder.create()
+        repl = ChatRepl(agents, session)
+        if notice is not None:
+            notice.attach(repl.render.line)
+        # Reminders and unattended results reach the terminal too (seed 001, issue 19).
+        unattended = Unattended(assembly, agents.builders())
+        unattended.hub.terminal = None
+        unattended.hub.attach(session.info.user_id, lambda event: repl.render.line(event["text"]))
+        await unattended.start()
+        try:
+            await repl.run()
+        finally:
+            await unattended.aclose()
+    finally:
+        await assembly.aclose()

@@ -1,0 +1,68 @@
+// What Jarvis remembers, in the HUD: the newest items of this session's agent about this person
+// with a delete button each, and a 👎 on the latest answer that marks its turn failed (failure
+// reflection then looks at it). Text is set with textContent only.
+(() => {
+  "use strict";
+  const hud = window.jarvisHud;
+  if (!hud) return;
+  const S = {
+    ko: { title: "기억", none: "기억하는 것이 없습니다.", forget: "지우기", wrong: "👎 틀렸어요", marked: "실패로 적었습니다" },
+    en: { title: "Memory", none: "Nothing remembered.", forget: "Forget", wrong: "👎 Wrong", marked: "Marked as failed" },
+  }[hud.lang()] || {};
+  const el = (tag, cls, text) => { const n = document.createElement(tag); if (cls) n.className = cls; if (text !== undefined) n.textContent = text; return n; };
+  const opts = { credentials: "same-origin", headers: { "Content-Type": "application/json" } };
+  // app.js learns the session id after listeners ran: take it from the event itself.
+  let sessionId = null;
+  const sid = () => sessionId || hud.session();
+  const q = () => `session=${encodeURIComponent(sid() || "")}`;
+
+  const card = el("section", "card memory-card");
+  card.id = "memory";
+  card.append(el("h2", "", S.title));
+  const list = el("ul", "rules memory-items");
+  list.id = "memory-list";
+  card.append(list);
+  const side = document.querySelector("aside.side");
+  if (side) side.append(card);
+
+  async function load() {
+    if (!sid()) return;
+    const res = await fetch(`/api/memory?${q()}`, opts);
+    if (!res.ok) return;
+    const items = (await res.json()).items;
+    list.replaceChildren();
+    if (!items.length) { list.append(el("li", "muted", S.none)); return; }
+    for (const item of items.slice(0, 20)) {
+      const row = el("li", `memory-item kind-${item.kind}`);
+      const text = item.text.length > 80 ? item.text.slice(0, 79) + "…" : item.text;
+      const b = el("button", "", S.forget);
+      b.type = "button";
+      b.addEventListener("click", async () => {
+        await fetch(`/api/memory/${encodeURIComponent(item.id)}?${q()}`, { ...opts, method: "DELETE" });
+        load();
+      });
+      row.append(el("span", "", `${item.kind} · ${text}`), b);
+      list.append(row);
+    }
+  }
+
+  // One 👎 after the latest answer (a sibling, so the answer's own text stays what it was).
+  const wrong = el("button", "ghost wrong", S.wrong);
+  wrong.type = "button";
+  wrong.addEventListener("click", async () => {
+    const res = await fetch(`/api/memory/wrong?${q()}`, { ...opts, method: "POST" });
+    if (res.ok) { wrong.disabled = true; wrong.textContent = S.marked; }
+  });
+  function thumbsDown() {
+    const answers = document.querySelectorAll("#messages .msg.assistant");
+    const last = answers[answers.length - 1];
+    if (!last) return;
+    wrong.disabled = false;
+    wrong.textContent = S.wrong;
+    last.after(wrong);
+  }
+
+  hud.on("session", (ev) => { sessionId = ev.session.id; load(); });
+  hud.on("agent_end", () => { load(); thumbsDown(); });
+  hud.on("command_result", load);
+})();

@@ -1,0 +1,69 @@
+"""server-everything inside the running app: sampling goes through an approval to Jarvis's own
+model; an elicitation form reaches the session's window and is answered over HTTP."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+
+from tests.integration.mcp.conftest import wait_for
+from tests.support.live_server import Tab, live_server
+
+
+def _everything(npm_bin: Path) -> dict[str, object]:
+    return {"command": str(npm_bin / "mcp-server-everything"), "args": ["stdio"]}
+
+
+async def test_sampling_asks_first_then_uses_the_app_model(npm_bin: Path, tmp_path: Path) -> None:
+    call = {"name": "everything__trigger-sampling-request", "arguments": {"prompt": "haiku"}}
+    script = [{"tool_calls": [call]}, "a sampled haiku", "done"]
+    with live_server(tmp_path, script, mcpServers={"everything": _everything(npm_bin)}) as server:
+        tools = server.assembly.tools
+        await wait_for(lambda: tools.get(call["name"]) is not None)
+        tab = await Tab.open(server.ws_url())
+        await tab.next("session")
+        await tab.send(type="prompt", text="sample something")
+        tool = await tab.next("approval_request")
+        await tab.send(type="approval", id=tool["id"], answer="allow")
+
+        sampling = await tab.next("approval_request")
+        assert (sampling["tool"], sampling["source"]) == ("mcp_sampling", "mcp:everything")
+        shown = {arg["key"]: arg["value"] for arg in sampling["args"]}
+        assert "haiku" in shown["messages"]
+        await tab.send(type="approval", id=sampling["id"], answer="allow")
+        end = await tab.next("tool_execution_end")
+        assert not end["is_error"] and "a sampled haiku" in end["result_preview"]
+        await tab.close()
+
+
+async def test_an_elicitation_form_is_answered_from_the_window(
+    npm_bin: Path, tmp_path: Path
+) -> None:
+    call = {"name": "everything__trigger-elicitation-request", "arguments": {}}
+    script = [{"tool_calls": [call]}, "thanks"]
+    servers = {
+        "everything": {**_everything(npm_bin), "auto_approve": ["trigger-elicitation-request"]}
+    }
+    with live_server(tmp_path, script, mcpServers=servers) as server:
+        tools = server.assembly.tools
+        await wait_for(lambda: tools.get(call["name"]) is not None)
+        tab = await Tab.open(server.ws_url())
+        await tab.next("session")
+        await tab.send(type="prompt", text="ask me")
+        form = await tab.next("mcp_elicitation")
+        assert form["server"] == "everything" and "name" in form["schema_"]["properties"]
+        async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
+            body = {
+                "session_id": form["session_id"],
+                "action": "accept",
+                "content": {"name": "Ada"},
+            }
+            first = await http.post(f"/api/mcp/elicitations/{form['id']}", json=body)
+            again = await http.post(f"/api/mcp/elicitations/{form['id']}", json=body)
+        assert (first.status_code, again.status_code) == (200, 409)
+        resolved = await tab.next("mcp_elicitation_resolved")
+        assert resolved["action"] == "accept"
+        end = await tab.next("tool_execution_end")
+        assert "Ada" in end["result_preview"]
+        await tab.close()
