@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.async_api import Browser, Page, expect
 
 DESKTOP = {"width": 1440, "height": 900}
@@ -12,6 +14,16 @@ PHONE = {"width": 390, "height": 844}
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
 # Screenshots the tests take, for people to look at (CI keeps the folder as an artifact).
 SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "hud"
+# What every page opened by `open_hud` logged against the CSP or threw, for `csp_holds`.
+_PROBLEMS: list[str] = []
+
+
+@pytest.fixture(autouse=True)
+def csp_holds() -> Iterator[None]:
+    """Imported by the HUD test modules: no page may break the CSP or throw, in any test."""
+    _PROBLEMS.clear()
+    yield
+    assert _PROBLEMS == [], _PROBLEMS
 
 
 def call(tool: str, **arguments: Any) -> dict[str, Any]:
@@ -32,8 +44,18 @@ async def open_hud(
     made = await browser.new_context(viewport=SIZES[size], **context)  # type: ignore[arg-type]
     page = await made.new_page()
     violations: list[str] = []
-    page.on("console", lambda m: violations.append(m.text) if "Security Policy" in m.text else None)
-    page.on("pageerror", lambda e: violations.append(f"page error: {e}"))
+
+    def console(line: str) -> None:
+        if "Security Policy" in line:
+            violations.append(line)
+            _PROBLEMS.append(line)
+
+    def thrown(error: object) -> None:
+        violations.append(f"page error: {error}")
+        _PROBLEMS.append(f"page error: {error}")
+
+    page.on("console", lambda m: console(m.text))
+    page.on("pageerror", thrown)
     await page.goto(url)
     await expect(page.locator("#status.on")).to_be_visible()
     return page, violations

@@ -11,7 +11,15 @@ import pytest
 from playwright.async_api import Browser, WebSocketRoute, expect
 
 from jarvis.common.i18n import t
-from tests.browser.hud_pages import SHOTS, bash, no_horizontal_scroll, open_hud, say, shot
+from tests.browser.hud_pages import (
+    SHOTS,
+    bash,
+    csp_holds,  # noqa: F401  (autouse)
+    no_horizontal_scroll,
+    open_hud,
+    say,
+    shot,
+)
 from tests.support.live_server import live_server
 
 WIDE = "| " + " | ".join(f"column{i}" for i in range(30)) + " |\n|" + "---|" * 30 + "\n"

@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser, expect
 
-from tests.browser.hud_pages import bash, open_hud, say, shot, show_panels
+from tests.browser.hud_pages import (
+    bash,
+    csp_holds,  # noqa: F401  (autouse)
+    open_hud,
+    say,
+    shot,
+    show_panels,
+)
 from tests.support.live_server import live_server
 
 

@@ -8,7 +8,13 @@ from pathlib import Path
 import httpx
 from playwright.async_api import Browser, Dialog, expect
 
-from tests.browser.hud_pages import open_hud, say, session_of, shot
+from tests.browser.hud_pages import (
+    csp_holds,  # noqa: F401  (autouse)
+    open_hud,
+    say,
+    session_of,
+    shot,
+)
 from tests.support.live_server import live_server
 
 

@@ -9,7 +9,15 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser, Route, WebSocketRoute, expect
 
-from tests.browser.hud_pages import bash, call, no_horizontal_scroll, open_hud, say, shot
+from tests.browser.hud_pages import (
+    bash,
+    call,
+    csp_holds,  # noqa: F401  (autouse)
+    no_horizontal_scroll,
+    open_hud,
+    say,
+    shot,
+)
 from tests.support.live_server import live_server
 
 ANSWER = """Here is **the plan**:

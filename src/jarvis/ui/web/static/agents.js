@@ -49,11 +49,11 @@
   hud.on("session", (ev) => {
     currentAgent = ev.session.agent_id || "main";
     document.body.dataset.agent = currentAgent;
-    loadAgents().then(groupSessions);
+    loadAgents().then(groupSessions).catch(() => {});
   });
   // The HUD makes no session until the first message: show the switcher from the start.
   document.body.dataset.agent = currentAgent;
-  loadAgents();
+  loadAgents().catch(() => {}); // a reload cutting the request is not an error
 
   // --- the sessions pane grouped by agent: sessions.js renders the list; we reorder its rows
   // under one heading per agent (only when sessions of two or more agents are listed).

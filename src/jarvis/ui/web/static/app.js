@@ -204,9 +204,8 @@
   }
   // The first message makes the session; until it exists the message waits in the outbox.
   async function startSession() {
-    let res = null;
-    try { res = await api(`/api/sessions?lang=${lang}`, { method: "POST" }); } catch { /* offline */ }
-    if (!res || !res.ok) { // the server is unreachable: say so and try again with backoff
+    const res = await api(`/api/sessions?lang=${lang}`, { method: "POST" });
+    if (!res.ok) { // the server is unreachable: say so and try again with backoff
       markOnline(false); clearTimeout(reconnectTimer);
       reconnectTimer = setTimeout(startSession, Math.min(15_000, 500 * 2 ** retries++)); return;
     }

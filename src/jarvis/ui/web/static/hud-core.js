@@ -29,8 +29,13 @@
   };
 
   // The login is an HttpOnly cookie the browser sends by itself: no key or token in this page.
+  // A network failure (offline, a reload cutting a request) is an answer that is not ok, never
+  // an uncaught rejection: every caller already handles `!res.ok`.
+  const unreachable = { ok: false, status: 0, json: async () => ({}) };
   const api = async (path, options = {}) => {
-    const res = await fetch(path, { ...options, headers: { "Content-Type": "application/json" }, credentials: "same-origin" });
+    let res;
+    try { res = await fetch(path, { ...options, headers: { "Content-Type": "application/json" }, credentials: "same-origin" }); }
+    catch { return unreachable; }
     if (res.status === 401) location.reload(); // the login expired: the server shows the gate
     return res;
   };
