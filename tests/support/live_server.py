@@ -129,6 +129,11 @@ def live_server(
         settings.setdefault(
             "openloop", {"model": {"provider": "faux", "model": "judge", "script": str(judge_path)}}
         )
+    # Work that starts on its own is off unless a test asks for it: the durable engine (its
+    # start costs seconds on a busy machine) and idle-time learning (a model call that would
+    # take the next line of the scripted model).
+    settings.setdefault("scheduler", {"enabled": False})
+    settings.setdefault("procedures", {"learn": False, "reflect": False})
     web = dict(settings.pop("web", {}))
     web.setdefault("token", secrets.token_urlsafe(16))
     config = Settings(home=home, workspace=home, model=model, web=web, **settings)
