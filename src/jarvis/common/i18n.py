@@ -514,15 +514,19 @@ _CATALOG: dict[str, dict[Language, str]] = {
     # Model layer errors shown to the user.
     "provider.unreachable": {
         "ko": "모델 서버({base_url})에 연결할 수 없습니다. JARVIS_MODEL__BASE_URL 을 확인하거나, "
-        "모델 없이 보려면 `jarvis chat --demo` 를 실행하세요.",
-        "en": "Cannot reach the model server at {base_url}. Check JARVIS_MODEL__BASE_URL, or run "
-        "`jarvis chat --demo` to try Jarvis offline.",
+        "모델 없이 보려면 `--demo` 로 시작하세요 (HUD: `jarvis serve --demo`, 터미널: "
+        "`jarvis chat --demo`).",
+        "en": "Cannot reach the model server at {base_url}. Check JARVIS_MODEL__BASE_URL, or start "
+        "with `--demo` to try Jarvis offline (HUD: `jarvis serve --demo`, terminal: "
+        "`jarvis chat --demo`).",
     },
     "provider.auth": {
         "ko": "모델 서버({base_url})가 API 키를 거절했습니다. JARVIS_MODEL__API_KEY 를 확인하세요. "
-        "모델 없이 보려면 `jarvis chat --demo` 를 실행하세요.",
+        "모델 없이 보려면 `--demo` 로 시작하세요 (HUD: `jarvis serve --demo`, 터미널: "
+        "`jarvis chat --demo`).",
         "en": "The model server at {base_url} rejected the API key. Check JARVIS_MODEL__API_KEY, "
-        "or run `jarvis chat --demo` to try Jarvis offline.",
+        "or start with `--demo` to try Jarvis offline (HUD: `jarvis serve --demo`, terminal: "
+        "`jarvis chat --demo`).",
     },
     "provider.model_not_found": {
         "ko": "모델 서버({base_url})에 '{model}' 모델이 없습니다. JARVIS_MODEL__MODEL 을 확인하세요.",

@@ -71,13 +71,24 @@ def test_an_unclear_reply_keeps_the_approval_waiting(tmp_path: Path) -> None:
     assert not (tmp_path / "maybe").exists()
 
 
+def test_a_bare_enter_at_an_approval_answers_nothing(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--demo")
+    child.sendline("!touch entered")
+    child.expect("⚡ 승인 요청")
+    child.sendline("")  # was: allow once
+    child.sendline("d")
+    child.expect("승인이 거부되어 bash 실행을 멈췄습니다")
+    finish(child)
+    assert not (tmp_path / "entered").exists()
+
+
 def test_the_english_terminal_speaks_english(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--demo", JARVIS_LANGUAGE="en")
     banner = str(child.buffer) + str(child.after)
     child.expect("Ctrl-D to quit")
     child.sendline("!echo words-ok")
     child.expect("⚡ Approval needed")
-    child.expect(r"\[a/Enter = allow once · A = always · d = deny · or answer in words\]")
+    child.expect(r"\[a = allow once · A = always · d = deny · or answer in words\]")
     prompt_lines = str(child.before)
     child.sendline("ok go")
     child.expect("'ok go' → allowed")

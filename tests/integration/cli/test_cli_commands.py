@@ -52,7 +52,14 @@ def test_top_level_help_lists_commands_in_order_and_version(tmp_path: Path) -> N
 
 def test_chat_help_lists_keys_and_slash_commands(tmp_path: Path) -> None:
     text = jarvis(tmp_path, "chat", "--help").stdout
-    for expected in ("Ctrl-C", "Ctrl-D", "a or Enter", "/sessions", "/resume", "/openloop"):
+    for expected in (
+        "Ctrl-C",
+        "Ctrl-D",
+        "a            allow once",
+        "/sessions",
+        "/resume",
+        "/openloop",
+    ):
         assert expected in text, expected
     assert "answer in words" in text
 

@@ -51,7 +51,7 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "  /wrong          앞 답이 틀렸다고 표시 (실패로 반성)\n"
         "  /procedures     배운 절차 (list|show|approve|reject|learn)\n"
         "  /exit           끝내기 (Ctrl-D)\n"
-        "승인 요청에는: a 또는 Enter = 한 번 허용, A = 항상 허용, d = 거부, 또는 말로 답하기",
+        "승인 요청에는: a = 한 번 허용, A = 항상 허용, d = 거부, 또는 말로 답하기",
         "en": "Commands:\n"
         "  /new            new session\n"
         "  /sessions       list sessions\n"
@@ -65,7 +65,7 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "  /wrong          mark the last answer wrong (reflected on as a failure)\n"
         "  /procedures     learned procedures (list|show|approve|reject|learn)\n"
         "  /exit           quit (Ctrl-D)\n"
-        "At an approval: a or Enter = allow once, A = always, d = deny, or answer in words",
+        "At an approval: a = allow once, A = always, d = deny, or answer in words",
     },
     "terminal.approval.title": {
         "ko": "⚡ 승인 요청 · {tool} ({source})",
@@ -83,7 +83,7 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "ko": "    항상 허용하면 저장될 규칙: {tool} {pattern}",
         "en": "    ALWAYS would save the rule: {tool} {pattern}",
     },
-    "terminal.approval.allow": {"ko": "a/Enter = 한 번 허용", "en": "a/Enter = allow once"},
+    "terminal.approval.allow": {"ko": "a = 한 번 허용", "en": "a = allow once"},
     "terminal.approval.always": {"ko": "A = 항상 허용", "en": "A = always"},
     "terminal.approval.deny": {"ko": "d = 거부", "en": "d = deny"},
     "terminal.approval.ask": {

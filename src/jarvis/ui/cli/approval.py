@@ -17,7 +17,9 @@ from jarvis.core.approvals.words_answer import answer_in_words
 if TYPE_CHECKING:
     from jarvis.ui.cli.chat import ChatRepl
 
-_KEYS = {"": "allow", "a": "allow", "A": "always", "d": "deny", "D": "deny"}
+# A bare Enter answers nothing: a line typed for the chat must not approve a command that
+# appeared meanwhile (the HUD's modal has no Enter-approve either).
+_KEYS = {"a": "allow", "A": "always", "d": "deny", "D": "deny"}
 
 
 class TerminalApprovalChannel(ApprovalChannel):
@@ -84,7 +86,10 @@ class TerminalApprovalChannel(ApprovalChannel):
         return True
 
     def _answer(self, request: ApprovalRequest, line: str) -> bool:
-        """True when `line` is an answer: a key, or (when words are on) any other text."""
+        """True when `line` is an answer: a key, or (when words are on) any other text. An
+        empty line is taken and answers nothing: the request keeps waiting."""
+        if not line.strip():
+            return True
         if self._key(request, line):
             return True
         if not self.repl.builder.app.settings.approvals.words or line.startswith("/"):

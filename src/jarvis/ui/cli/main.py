@@ -39,7 +39,7 @@ Keys:
   Ctrl-D       quit
 \b
 At an approval request:
-  a or Enter   allow once
+  a            allow once (a bare Enter answers nothing)
   A            always (saves the rule shown)
   d            deny
   any words    an answer in words: a negation denies ("안 돼", "no wait"),
