@@ -54,7 +54,9 @@ class SecuritySettings(BaseModel):
     )
     user_roles: dict[str, str] = Field(default_factory=dict, description="User id → role.")
     default_role: str = Field("user", description="Role of users not in user_roles.")
-    rate_limit_per_minute: int = Field(60, ge=1, description="Requests per user per minute.")
+    rate_limit_per_minute: int = Field(
+        60, ge=1, description="State-changing requests and WebSocket connects per user per minute."
+    )
     # The workspace and network boundary (docs/security.md).
     secret_paths: list[str] = Field(
         default_factory=list,

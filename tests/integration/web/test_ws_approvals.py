@@ -208,11 +208,15 @@ async def test_api_keys_name_the_user_and_guard_every_request(tmp_path: Path) ->
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
 
 
-async def test_rate_limit_answers_429(tmp_path: Path) -> None:
+async def test_rate_limit_answers_429_to_writes_and_never_to_reads(tmp_path: Path) -> None:
     with live_server(tmp_path, ["x"], security={"rate_limit_per_minute": 3}) as server:
         async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
-            codes = [(await http.get("/api/sessions")).status_code for _ in range(5)]
-        assert codes == [200, 200, 200, 429, 429]
+            reads = [(await http.get("/api/sessions")).status_code for _ in range(10)]
+            writes = [(await http.post("/api/sessions")).status_code for _ in range(5)]
+            after = (await http.get("/api/sessions")).status_code
+        assert reads == [200] * 10  # a page load reads a dozen panels
+        assert writes == [200, 200, 200, 429, 429]
+        assert after == 200  # the history still shows while writes wait
 
 
 async def test_big_bodies_are_refused_and_the_system_prompt_has_the_approval_rule(

@@ -183,7 +183,10 @@ def create_app(assembly: AppAssembly) -> FastAPI:
         user = state.auth.user_for(request)
         if user is None:
             return JSONResponse({"detail": t("web.unauthorized", state.lang)}, status_code=401)
-        if path.startswith("/api/") and not state.limiter.allow(user):
+        # Writes and connects count; reads do not (a page load reads a dozen panels, and a few
+        # tabs reloading must not lock their owner out of the history).
+        counted = request.method not in ("GET", "HEAD")
+        if counted and path.startswith("/api/") and not state.limiter.allow(user):
             return JSONResponse({"detail": t("web.rate_limited", state.lang)}, status_code=429)
         request.state.user = user
         return await call_next(request)
