@@ -22,7 +22,11 @@ async def test_approve_a_learned_procedure_then_it_runs_with_bash_asking(
     with live_server(tmp_path, script) as server:
         page = await open_hud(browser, server.launch_url())
         row = page.locator("#procedure-list li[data-name=list-and-echo]")
-        await expect(row.locator(".procedure-marks")).to_have_text("초안")
+        await expect(row.locator(".procedure-marks")).to_have_text("초안")  # before any session
+        await say(page, "/procedures")  # typed in the chat: answered as a command
+        await expect(page.locator("#messages .msg.system").last).to_contain_text(
+            "list-and-echo  [초안]"
+        )
         await row.locator("button[data-decision=approve]").click()
         await expect(row.locator(".procedure-marks")).to_have_text("승인")
         await expect(row.locator("button[data-decision=approve]")).to_have_count(0)

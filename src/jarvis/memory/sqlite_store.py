@@ -72,6 +72,10 @@ class SqliteItemStore(ItemStore):
         self._db: sqlite3.Connection | None = None
         self._index = WordIndex()
         self._index_version: int | None = None
+        # of_kinds answers (the listed sections, read every turn), kept until a write changes them.
+        self._listed: dict[
+            tuple[str, str, tuple[ItemKind, ...]], dict[ItemKind, list[MemoryItem]]
+        ] = {}
 
     @property
     def db(self) -> sqlite3.Connection:
@@ -102,6 +106,7 @@ class SqliteItemStore(ItemStore):
             if item.kind == "episode":
                 self._cap_episodes(item.agent_id, item.user_id)
         self._index.add(item.id, item.agent_id, item.user_id, item.kind, item.text)
+        self._forget_listed(item.agent_id, item.user_id, item.kind)
 
     def _cap_episodes(self, agent_id: str, user_id: str) -> None:
         old = self.db.execute(
@@ -126,10 +131,17 @@ class SqliteItemStore(ItemStore):
             raise
         self.db.execute("COMMIT")
 
+    def _forget_listed(self, agent_id: str, user_id: str, kind: str | None = None) -> None:
+        for key in [k for k in self._listed if k[:2] == (agent_id, user_id)]:
+            if kind is None or kind in key[2]:
+                del self._listed[key]
+
     def _fresh_index(self) -> WordIndex:
-        """The word index, rebuilt when another connection changed the file since."""
+        """The word index, rebuilt when another connection changed the file since (the
+        cached listings are dropped then too)."""
         version = self.db.execute("PRAGMA data_version").fetchone()[0]
         if version != self._index_version:
+            self._listed.clear()
             self._index.clear()
             for row in self.db.execute(
                 "SELECT id, agent_id, user_id, kind, text FROM items ORDER BY seq"
@@ -148,13 +160,19 @@ class SqliteItemStore(ItemStore):
     async def of_kinds(
         self, agent_id: str, user_id: str, kinds: tuple[ItemKind, ...]
     ) -> dict[ItemKind, list[MemoryItem]]:
-        marks = ",".join("?" * len(kinds))
-        items = self._select(
-            f"SELECT {_FIELDS} FROM items WHERE agent_id = ? AND user_id = ? "
-            f"AND kind IN ({marks}) ORDER BY seq",
-            (agent_id, user_id, *kinds),
-        )
-        return {kind: [item for item in items if item.kind == kind] for kind in kinds}
+        self._fresh_index()
+        key = (agent_id, user_id, kinds)
+        cached = self._listed.get(key)
+        if cached is None:
+            marks = ",".join("?" * len(kinds))
+            items = self._select(
+                f"SELECT {_FIELDS} FROM items WHERE agent_id = ? AND user_id = ? "
+                f"AND kind IN ({marks}) ORDER BY seq",
+                (agent_id, user_id, *kinds),
+            )
+            cached = {kind: [item for item in items if item.kind == kind] for kind in kinds}
+            self._listed[key] = cached
+        return {kind: list(found) for kind, found in cached.items()}
 
     async def search(
         self, agent_id: str, user_id: str, query: str, kinds: set[ItemKind], limit: int
@@ -222,6 +240,7 @@ class SqliteItemStore(ItemStore):
             )
         if cursor.rowcount > 0:
             self._index.remove(item_id)
+            self._forget_listed(agent_id, user_id)
         return cursor.rowcount > 0
 
     async def replace_episode(
@@ -232,11 +251,13 @@ class SqliteItemStore(ItemStore):
                 "UPDATE items SET episode = ? WHERE id = ? AND agent_id = ? AND user_id = ?",
                 (episode.model_dump_json(), item_id, agent_id, user_id),
             )
+        self._forget_listed(agent_id, user_id, "episode")
 
     async def set_embedding(self, item_id: str, embedding: list[float] | None) -> None:
         value = None if embedding is None else json.dumps(embedding)
         with self.db:
             self.db.execute("UPDATE items SET embedding = ? WHERE id = ?", (value, item_id))
+        self._listed.clear()
 
     def _select(self, query: str, params: tuple[Any, ...]) -> list[MemoryItem]:
         return [_item(dict(row)) for row in self.db.execute(query, params)]

@@ -55,3 +55,27 @@ def test_subagent_work_is_shown_nested_under_the_call(tmp_path: Path) -> None:
     assert '  ↳ main › reader ⚙ read_file {"path": "notes.txt"}' in out
     assert "  ↳ main › reader ✓ read_file" in out
     assert "reader: the notes hold a secret" in out
+
+
+def test_two_subagents_asking_at_once_are_asked_one_after_the_other(tmp_path: Path) -> None:
+    script = [
+        call("bash", command="echo first-marker"),
+        call("bash", command="echo second-marker"),
+        "one finished",
+        "another finished",
+    ]
+    env = home(tmp_path, script)
+    for name in ("alpha", "beta"):
+        spec = {"name": name, "tools": ["bash"]}
+        (tmp_path / "agents" / f"{name}.yaml").write_text(json.dumps(spec), "utf-8")
+    (tmp_path / "agents" / "reader.yaml").unlink()
+    done = chat(tmp_path, ["/orchestrate blackboard print the markers", "a", "a", "/exit"], **env)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.count("main › alpha") >= 2 and out.count("main › beta") >= 2
+    assert "first-marker" in out and "second-marker" in out
+    assert "one finished" in out and "another finished" in out
+    # The second request is asked only after the first is answered.
+    asked = [i for i in range(len(out)) if out.startswith("⚡ 승인 요청", i)]
+    answered = [i for i in range(len(out)) if out.startswith("✓ 허용", i)]
+    assert len(asked) == 2 and asked[0] < answered[0] < asked[1] < answered[1]

@@ -172,6 +172,8 @@ async def test_elicitation_is_asked_in_the_session_and_the_first_answer_wins(
         await wait_for(lambda: any(isinstance(e, ElicitationRequest) for e in events))
         (request,) = [e for e in events if isinstance(e, ElicitationRequest)]
         assert (request.session_id, request.server) == ("s1", "everything")
+        # Listed by the server with taskSupport "required", which this client does not do.
+        assert registry.get("everything__simulate-research-query") is None
         assert request.schema_ is not None and "name" in request.schema_["properties"]
         assert desk.pending("s1") == [request]
         first = desk.answer(request.id, "s1", Answer("accept", {"name": "Ada", "check": True}))

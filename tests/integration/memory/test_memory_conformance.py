@@ -144,3 +144,14 @@ async def test_postgres_says_once_when_pgvector_is_missing(
     await store.aclose()
     notices = [r for r in caplog.records if "pgvector" in r.getMessage()]
     assert len(notices) == (0 if row else 1)
+
+
+async def test_a_fact_written_by_one_process_shows_in_the_others_next_turn(services: Any) -> None:
+    a, b = services
+    scope = MemoryScope("main", "u", "s1", 1)
+    assert "서울" not in await b.observe(scope, "hi")  # b has read (and may keep) the sections
+    await a.remember(scope, "fact", "user lives in 서울", 1)
+    assert "[핵심 사실]\n- user lives in 서울" in await b.observe(scope, "hi")
+    item_id = (await b.items("main", "u", ("fact",)))[0].id
+    assert await a.forget("main", "u", item_id)
+    assert "서울" not in await b.observe(scope, "hi")

@@ -17,8 +17,10 @@ async def test_memory_and_procedure_routes(tmp_path: Path) -> None:
         await turn(tab, "my dog is called Bori")
         await tab.close()
         async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
-            assert (await http.get("/api/memory")).status_code == 422  # never a new session
+            assert (await http.post("/api/memory/wrong")).status_code == 422  # never a new one
+            assert (await http.get("/api/memory?agent=nobody")).status_code == 404
             items = (await http.get(f"/api/memory?session={session}")).json()["items"]
+            assert (await http.get("/api/memory")).json()["items"] == items  # main, this person
             assert [i["kind"] for i in items] == ["episode"] and "Bori" in items[0]["text"]
             wrong = await http.post(f"/api/memory/wrong?session={session}")
             assert "(1)" in wrong.json()["text"]

@@ -83,6 +83,8 @@ KEYWORD_TABLE: list[tuple[str, WordsDecision | None]] = [
     ("음…", None),
     ("what does it do?", None),
     ("ship it", None),
+    ("앞으로", None),
+    ("from now on", None),
     ("", "unclear"),
     ("...", "unclear"),
 ]

@@ -1,84 +1,19 @@
-"""The durable engine (DBOS, see docs/architecture.md): one workflow per unattended run.
+"""`Engine`: launches the durable engine (DBOS) for this process and starts runs by id.
 
-Every run is the workflow `jarvis_unattended(kind, ref, due)` started with a deterministic id
-(`sched:<id>:<due>`, `remind:<loop>:<offset>`, `goal:<id>:<turn>`). DBOS keeps one row per id,
-so the same run started by several processes runs once.
-
-The workflow has two steps. `_begin` records which process incarnation began the run; `_run`
-does the work. After a kill, DBOS recovers the workflow when a process with the same executor
-id starts again: if `_begin` had completed in an earlier incarnation, the run had started, and
-`_run` records it as interrupted (failed) instead of running the turn a second time.
-
-DBOS is one per process (a module-level singleton), so the process's runtime is too.
+DBOS and its database layer take seconds to import on a busy machine, so they are imported
+when the engine launches, not when the app is assembled (a process with the scheduler off, or
+a command that never starts it, does not pay for them).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import uuid
-from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
-from dbos import DBOS, SetWorkflowID
-
-from jarvis.common.logging import get_logger
-
-_log = get_logger("jarvis.unattended")
-WORKFLOW = "jarvis_unattended"
-
-
-class Runtime(Protocol):
-    """What the workflow calls: the process's unattended runtime."""
-
-    loop: asyncio.AbstractEventLoop
-
-    async def execute(self, kind: str, ref: str, due: str) -> dict[str, Any]: ...
-
-    async def interrupted(self, kind: str, ref: str, due: str) -> dict[str, Any]: ...
-
-
-@dataclass
-class _Process:
-    runtime: Runtime | None = None
-    incarnation: str = ""
-
-
-_PROCESS = _Process()
-
-
-async def _on_app_loop(work: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
-    """Run `work` on the app's event loop: DBOS recovers workflows on a loop of its own, and
-    sessions, locks and sockets belong to the app's."""
-    runtime = _PROCESS.runtime
-    assert runtime is not None, "the unattended engine is not launched"
-    if asyncio.get_running_loop() is runtime.loop:
-        return await work
-    return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, runtime.loop))
-
-
-@DBOS.step(name="jarvis_unattended_begin")
-async def _begin() -> str:
-    return _PROCESS.incarnation
-
-
-@DBOS.step(name="jarvis_unattended_run")
-async def _run(kind: str, ref: str, due: str, began_in: str) -> str:
-    runtime = _PROCESS.runtime
-    assert runtime is not None
-    if began_in != _PROCESS.incarnation:
-        # Began before a crash: never repeat it silently; say it failed.
-        result = await _on_app_loop(runtime.interrupted(kind, ref, due))
-    else:
-        result = await _on_app_loop(runtime.execute(kind, ref, due))
-    return json.dumps(result, ensure_ascii=False)
-
-
-@DBOS.workflow(name=WORKFLOW)
-async def unattended_workflow(kind: str, ref: str, due: str) -> str:
-    began_in = await _begin()
-    return await _run(kind, ref, due, began_in)
+if TYPE_CHECKING:
+    from jarvis.app.unattended.workflows import Runtime
 
 
 @dataclass(frozen=True)
@@ -102,6 +37,10 @@ class Engine:
         self.launched = False
 
     def launch(self, runtime: Runtime) -> None:
+        from dbos import DBOS
+
+        from jarvis.app.unattended.workflows import _PROCESS
+
         if _PROCESS.runtime is not None:
             raise RuntimeError("an unattended engine already runs in this process")
         _PROCESS.runtime = runtime
@@ -133,17 +72,27 @@ class Engine:
 
     def destroy(self) -> None:
         if self.launched:
+            from dbos import DBOS
+
+            from jarvis.app.unattended.workflows import _PROCESS
+
             DBOS.destroy()
             self.launched = False
             _PROCESS.runtime = None
 
     async def start(self, workflow_id: str, kind: str, ref: str, due: str) -> None:
         """Start the run unless a run with this id exists (then nothing happens)."""
+        from dbos import DBOS, SetWorkflowID
+
+        from jarvis.app.unattended.workflows import unattended_workflow
+
         with SetWorkflowID(workflow_id):
             await DBOS.start_workflow_async(unattended_workflow, kind, ref, due)
 
     async def runs(self, prefix: str, limit: int = 20) -> list[RunRecord]:
         """The newest runs whose id starts with `prefix`, newest first."""
+        from dbos import DBOS
+
         found = await DBOS.list_workflows_async(
             workflow_id_prefix=prefix, sort_desc=True, limit=limit, load_input=False
         )
@@ -159,6 +108,8 @@ class Engine:
         return records
 
     async def wait(self, workflow_id: str) -> dict[str, Any]:
+        from dbos import DBOS
+
         handle: Any = await DBOS.retrieve_workflow_async(workflow_id)
         output = await handle.get_result()
         return json.loads(output) if isinstance(output, str) else {}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import importlib
 import socket
 from dataclasses import asdict
 from datetime import UTC, datetime
@@ -29,7 +31,7 @@ from jarvis.core.scheduler.definitions import (
     save_goal,
     save_schedule,
 )
-from jarvis.core.scheduler.preapproval import Definition, NotOwner
+from jarvis.core.scheduler.preapproval import Definition, NotOwner, PreapprovalStore
 from jarvis.core.scheduler.timing import next_due
 
 _log = get_logger("jarvis.unattended")
@@ -73,7 +75,7 @@ class Unattended:
         self.tz = ZoneInfo(settings.timezone)
 
     @property
-    def preapprovals(self) -> Any:
+    def preapprovals(self) -> PreapprovalStore:
         return self.turns.preapprovals
 
     async def start(self, *, tick: bool = True) -> None:
@@ -86,6 +88,8 @@ class Unattended:
         if not self.app.settings.scheduler.enabled:
             return
         await self.hub.start()
+        # The engine's library is slow to import: off the event loop, so serving goes on.
+        await asyncio.to_thread(importlib.import_module, "jarvis.app.unattended.workflows")
         runtime = UnattendedRuntime(self.app, self.turns, self.engine, self.hub)
         try:
             self.engine.launch(runtime)

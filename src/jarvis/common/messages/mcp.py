@@ -24,4 +24,12 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "en": "reconnect asked for {name} (the running Jarvis picks it up)",
     },
     "mcp.logged_in": {"ko": "{name}: 로그인했습니다", "en": "{name}: signed in"},
+    "mcp.terminal.asks": {
+        "ko": "❓ MCP 서버 {server}의 질문: {message}",
+        "en": "❓ MCP server {server} asks: {message}",
+    },
+    "mcp.terminal.answer": {
+        "ko": "  답: 키=값 … 입력 (d: 거절) › ",
+        "en": "  answer: key=value … (d: decline) › ",
+    },
 }

@@ -68,7 +68,7 @@ _CONSENT_PATTERN = re.compile(
 # Tokens that carry an ALWAYS phrase ("앞으로도", "always") but add no other meaning.
 _ALWAYS_TOKEN = re.compile(r"^(?:앞으로|이제부터|다음부터|다음에도|항상|언제나|매번)\w*$")
 _ALWAYS_EN_WORDS = frozenset(
-    {"from", "on", "always", "going", "forward", "every", "time", "in", "the", "future"}
+    {"from", "now", "on", "always", "going", "forward", "every", "time", "in", "the", "future"}
 )
 
 
@@ -120,9 +120,7 @@ def keyword_decision(text: str) -> WordsDecision | None:
     ]
     if rest and all(_is_consent(word) for word in rest):
         return "always" if always else "allow"
-    if always and not rest:
-        return "always"
-    return None
+    return None  # "from now on" with no yes in it is not a clear answer
 
 
 _LABELS: dict[str, WordsDecision] = {

@@ -1,6 +1,6 @@
 """MCP servers' tools as Jarvis tools: settings, one healing session per server, the manager."""
 
-from jarvis.core.mcp.client import MCPConnection, MCPServerError
+from jarvis.core.mcp.client import MCPConnection
 from jarvis.core.mcp.config import (
     MCP_SERVERS_SETTING,
     MCPConfigError,
@@ -11,6 +11,7 @@ from jarvis.core.mcp.config import (
 from jarvis.core.mcp.manager import ConfigProblem, MCPManager, ServerStatus, ToolInfo
 from jarvis.core.mcp.names import NameTable, exposed_name
 from jarvis.core.mcp.results import to_tool_result
+from jarvis.core.mcp.session_parts import MCPServerError
 from jarvis.core.mcp.tools import MCPTool
 from jarvis.core.mcp.transport import ClientHooks
 

@@ -32,6 +32,15 @@ from jarvis.agent_layer.tools import ToolCallContext
 from jarvis.common.logging import get_logger
 from jarvis.core.mcp.call_order import CallOrder
 from jarvis.core.mcp.config import MCPServerConfig
+from jarvis.core.mcp.session_parts import (
+    MCPServerError,
+    describe,
+    dispatcher_closed,
+    list_all_tools,
+    login_hint,
+    until_dispatcher_closed,
+    within,
+)
 from jarvis.core.mcp.transport import (
     ClientHooks,
     HttpRecord,
@@ -49,22 +58,9 @@ StateListener = Callable[["MCPConnection"], None]
 ProgressListener = Callable[[float, float | None, str | None], None]
 AuthFactory = Callable[[MCPServerConfig], httpx2.Auth | None]
 
-_MAX_PAGES: Final = 100
 # Backoff between attempts: quick at first (a restart takes a second or two), then patient.
 _BACKOFF_SEC: Final = (0.1, 0.25, 0.5, 1.0, 1.0, 1.0, 2.0, 5.0, 10.0, 30.0)
-# How often an older (2025) session's dispatcher is checked for EOF; a flag read, no traffic.
-_DEATH_TICK_SEC: Final = 0.2
 _CLOSE_WAIT_SEC: Final = 5.0
-
-
-class MCPServerError(Exception):
-    """A call or connect that failed; the message names the server."""
-
-    def __init__(self, server: str, reason: str, *, code: int | None = None) -> None:
-        super().__init__(f"MCP server {server!r}: {reason}")
-        self.server = server
-        self.reason = reason
-        self.code = code
 
 
 class _Undelivered(Exception):
@@ -204,7 +200,7 @@ class MCPConnection:
         record = self._record
         before = (record.undelivered, record.stale_session, record.unauthorized)
         try:
-            return await _within(send(client), limit_sec, progressed)
+            return await within(send(client), limit_sec, progressed)
         except TimeoutError as exc:
             code = mcp_types.REQUEST_TIMEOUT
             raise self._error(f"{what}: no answer within {limit_sec:g} s", code) from exc
@@ -228,7 +224,7 @@ class MCPConnection:
         """The live session, or wait for the next connect attempt (asking for it now)."""
         deadline = asyncio.get_running_loop().time() + self.config.connect_timeout
         async with self._changed:
-            while self._client is None or _dispatcher_closed(self._client):
+            while self._client is None or dispatcher_closed(self._client):
                 if self.state == "closed":
                     raise self._error("the connection was closed")
                 if self._client is not None:
@@ -357,7 +353,7 @@ class MCPConnection:
         watchers = [
             asyncio.create_task(self._restart.wait()),
             asyncio.create_task(self._watch_tools(client)),
-            asyncio.create_task(_until_dispatcher_closed(client)),
+            asyncio.create_task(until_dispatcher_closed(client)),
         ]
         try:
             await asyncio.wait(watchers, return_when=asyncio.FIRST_COMPLETED)
@@ -407,55 +403,3 @@ class MCPConnection:
 
     def _error(self, reason: str, code: int | None = None) -> MCPServerError:
         return MCPServerError(self.name, reason, code=code)
-
-
-async def _within(work: Awaitable[_T], limit_sec: float, progressed: asyncio.Event | None) -> _T:
-    """Await `work`; time out after `limit_sec` seconds without an answer or a progress report."""
-    task = asyncio.ensure_future(work)
-    try:
-        while True:
-            done, _ = await asyncio.wait({task}, timeout=limit_sec)
-            if done:
-                return task.result()
-            if progressed is None or not progressed.is_set():
-                raise TimeoutError
-            progressed.clear()
-    finally:
-        if not task.done():
-            task.cancel()
-            await asyncio.wait({task})
-
-
-def _dispatcher_closed(client: Client) -> bool:
-    # The SDK marks its dispatcher closed on EOF but has no public flag or event for it.
-    dispatcher = getattr(client.session, "_dispatcher", None)
-    return bool(getattr(dispatcher, "_closed", False))
-
-
-async def _until_dispatcher_closed(client: Client) -> None:
-    while not _dispatcher_closed(client):  # noqa: ASYNC110 - the SDK offers no event to wait on
-        await asyncio.sleep(_DEATH_TICK_SEC)
-
-
-async def list_all_tools(client: Client) -> list[mcp_types.Tool]:
-    tools: list[mcp_types.Tool] = []
-    cursor: str | None = None
-    for _ in range(_MAX_PAGES):
-        page = await client.list_tools(cursor=cursor)
-        tools.extend(page.tools)
-        cursor = page.next_cursor
-        if cursor is None:
-            break
-    return tools
-
-
-def login_hint(server: str) -> str:
-    return f"the server asks for sign-in (401); run `jarvis mcp login {server}`"
-
-
-def describe(exc: BaseException) -> str:
-    """The innermost cause, not the task group wrapped around it."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    text = str(exc)
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

@@ -17,7 +17,7 @@ from typing import Literal
 import mcp_types
 
 from jarvis.common.logging import get_logger
-from jarvis.core.mcp.client import AuthFactory, MCPConnection, MCPServerError, State
+from jarvis.core.mcp.client import AuthFactory, MCPConnection, State
 from jarvis.core.mcp.config import MCPServerConfig, check_unique_names
 from jarvis.core.mcp.elicitation import ElicitationDesk
 from jarvis.core.mcp.names import NameTable
@@ -30,6 +30,7 @@ from jarvis.core.mcp.resources import (
     list_prompts,
     prompt_arguments,
 )
+from jarvis.core.mcp.session_parts import MCPServerError
 from jarvis.core.mcp.tools import MCPTool
 from jarvis.core.mcp.transport import ClientHooks
 from jarvis.core.tools.registry import ToolRegistry
@@ -229,6 +230,8 @@ class MCPManager:
         server = self._servers.get(connection.name)
         if server is None or server.connection is not connection:
             return  # a replaced connection's late news
+        # Task-augmented execution is not implemented: a tool that requires it is not offered.
+        specs = [spec for spec in specs if not _needs_tasks(spec)]
         table = NameTable(connection.name, [spec.name for spec in specs])
         server.tools = [MCPTool(connection, spec, table.exposed(spec.name)) for spec in specs]
         self._registry.replace_layer("mcp", server.tools, owner=connection.name)
@@ -268,3 +271,7 @@ class MCPManager:
         return ServerStatus(
             connection.name, connection.state, tools, self._shadows(server), connection.error, log
         )
+
+
+def _needs_tasks(spec: mcp_types.Tool) -> bool:
+    return spec.execution is not None and spec.execution.task_support == "required"

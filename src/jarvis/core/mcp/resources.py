@@ -15,8 +15,9 @@ from typing import Any, Final
 import mcp_types
 
 from jarvis.agent_layer.tools import ToolResult
-from jarvis.core.mcp.client import MCPConnection, MCPServerError
+from jarvis.core.mcp.client import MCPConnection
 from jarvis.core.mcp.results import to_tool_result
+from jarvis.core.mcp.session_parts import MCPServerError
 from jarvis.core.tools.base import Tool, ToolEnv, ToolSource
 
 READ_RESOURCE: Final = "read_resource"

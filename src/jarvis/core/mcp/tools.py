@@ -18,8 +18,9 @@ import mcp_types
 
 from jarvis.agent_layer.events import ToolProgress
 from jarvis.agent_layer.tools import ToolResult
-from jarvis.core.mcp.client import MCPConnection, MCPServerError, ProgressListener
+from jarvis.core.mcp.client import MCPConnection, ProgressListener
 from jarvis.core.mcp.results import to_tool_result
+from jarvis.core.mcp.session_parts import MCPServerError
 from jarvis.core.tools.base import Tool, ToolEnv, ToolSource
 
 

@@ -25,12 +25,23 @@ class TerminalApprovalChannel(ApprovalChannel):
         self.repl = repl
         self.store = store
         self._tasks: set[asyncio.Task[object]] = set()
+        # One request is asked at a time; others (several sub-agents at once) wait their turn.
+        self._asking: ApprovalRequest | None = None
+        self._queue: list[ApprovalRequest] = []
 
     @property
     def lang(self) -> Language:
         return self.repl.builder.app.settings.language
 
     async def deliver(self, request: ApprovalRequest) -> bool:
+        if self._asking is not None:
+            self._queue.append(request)
+            return True
+        self._ask(request)
+        return True
+
+    def _ask(self, request: ApprovalRequest) -> None:
+        self._asking = request
         render, lang = self.repl.render, self.lang
         shown = render.shown
         tool, source = shown(request.tool), shown(request.source)
@@ -56,7 +67,6 @@ class TerminalApprovalChannel(ApprovalChannel):
         seconds = int(request.timeout_sec)
         render.write(t("terminal.approval.ask", lang, choices=choices, seconds=seconds))
         self._wait_for_answer(request)
-        return True
 
     def _wait_for_answer(self, request: ApprovalRequest) -> None:
         self.repl.set_answer_sink(
@@ -99,9 +109,15 @@ class TerminalApprovalChannel(ApprovalChannel):
         task.add_done_callback(self._tasks.discard)
 
     async def resolved(self, request: ApprovalRequest, status: Status) -> None:
+        if request in self._queue:  # finished before its turn came (Stop, timeout)
+            self._queue.remove(request)
+            return
         self.repl.answer_sink = None
         key = f"terminal.approval.resolved.{status}"
         self.repl.render.line(f"  {_explained(key, self.lang, status)}")
+        self._asking = None
+        if self._queue:
+            self._ask(self._queue.pop(0))
 
 
 def _explained(key: str, lang: Language, fallback: str) -> str:

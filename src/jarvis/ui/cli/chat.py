@@ -15,6 +15,8 @@ from collections.abc import Callable, Coroutine
 from datetime import datetime
 from typing import Any
 
+from pydantic import BaseModel
+
 from jarvis.app.agent_commands import agent_listing, unknown_agent
 from jarvis.app.agent_registry import AgentRegistry
 from jarvis.app.learning import learning_slash
@@ -23,6 +25,7 @@ from jarvis.core.agents.direct import orchestrate_args, orchestrate_usage, run_t
 from jarvis.core.session import AgentSession
 from jarvis.core.slash.openloop import openloop_command
 from jarvis.ui.cli.approval import TerminalApprovalChannel
+from jarvis.ui.cli.elicitation import TerminalElicitation
 from jarvis.ui.cli.render import TerminalRenderer
 
 _EOF = object()
@@ -53,7 +56,8 @@ class ChatRepl:
         self.session = session
         self.render = TerminalRenderer(lang=agents.app.settings.language)
         self.reader: LineReader | None = None
-        self._unsubscribe: Callable[[], None] = session.subscribe(self.render)
+        self.elicitation = TerminalElicitation(self)
+        self._unsubscribe: Callable[[], None] = session.subscribe(self._on_event)
         # Set by the terminal approval channel while it waits for an answer.
         self.answer_sink: Callable[[str], bool] | None = None
         # Lines typed ahead while a turn ran; they are handled after it, in order.
@@ -65,9 +69,13 @@ class ChatRepl:
         self._unsubscribe()
         self._detach()
         self.session = session
-        self._unsubscribe = session.subscribe(self.render)
+        self._unsubscribe = session.subscribe(self._on_event)
         self._attach()
         self.render.line(t("terminal.session", self.lang, session=session.id))
+
+    def _on_event(self, event: BaseModel) -> None:
+        self.render(event)
+        self.elicitation(event)
 
     @property
     def lang(self) -> Language:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sys
 
 from jarvis.app.agent_commands import unknown_agent
 from jarvis.app.agent_registry import AgentRegistry
@@ -56,10 +58,17 @@ async def _chat(
         unattended = Unattended(assembly, agents.builders())
         unattended.hub.terminal = None
         unattended.hub.attach(session.info.user_id, lambda event: repl.render.line(event["text"]))
-        await unattended.start()
+        # In the background: the REPL is usable at once, the engine joins when it is up. A
+        # piped, scripted chat lives for seconds: it runs no unattended work of its own.
+        interactive = sys.stdin.isatty()
+        starting = asyncio.create_task(unattended.start() if interactive else asyncio.sleep(0))
         try:
             await repl.run()
         finally:
+            if not starting.done():
+                starting.cancel()
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await starting
             await unattended.aclose()
     finally:
         await assembly.aclose()

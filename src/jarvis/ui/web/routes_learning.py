@@ -27,24 +27,33 @@ def register(app: FastAPI, state: WebApp) -> None:
 
     async def session_of(request: Request) -> AgentSession:
         session_id = request.query_params.get("session")
-        if not session_id:  # never a new session as a side effect of reading
+        if not session_id:  # never a new session as a side effect of a click
             raise HTTPException(422, "session is required")
         return await state.session_for(session_id, request.state.user)
 
+    async def whose(request: Request) -> tuple[str, str]:
+        """(agent, person): the session's, or `?agent=` (default main) before a session exists
+        (the HUD opens one only with the first message)."""
+        if request.query_params.get("session"):
+            session = await session_of(request)
+            return session.setup.agent_id, session.info.user_id
+        agent = request.query_params.get("agent") or "main"
+        if state.agents.get(agent) is None:
+            raise HTTPException(404, f"no such agent: {agent}")
+        return agent, request.state.user
+
     @app.get("/api/memory")
     async def memory_items(request: Request) -> dict[str, Any]:
-        session = await session_of(request)
-        items = await assembly.memory.items(
-            session.setup.agent_id, session.info.user_id, limit=_LISTED
-        )
+        agent, user = await whose(request)
+        items = await assembly.memory.items(agent, user, limit=_LISTED)
         return {
             "items": [{"id": i.id, "kind": i.kind, "text": i.text, "ts_ms": i.ts_ms} for i in items]
         }
 
     @app.delete("/api/memory/{item_id}")
     async def forget(item_id: str, request: Request) -> dict[str, Any]:
-        session = await session_of(request)
-        gone = await assembly.memory.forget(session.setup.agent_id, session.info.user_id, item_id)
+        agent, user = await whose(request)
+        gone = await assembly.memory.forget(agent, user, item_id)
         if not gone:
             raise HTTPException(404, f"no such memory: {item_id}")
         return {"ok": True}
@@ -61,7 +70,7 @@ def register(app: FastAPI, state: WebApp) -> None:
 
     @app.get("/api/procedures")
     async def procedures(request: Request) -> dict[str, Any]:
-        session = await session_of(request)
+        agent, _ = await whose(request)
         if assembly.learning is None:
             return {"procedures": []}
         rows = [
@@ -70,7 +79,7 @@ def register(app: FastAPI, state: WebApp) -> None:
                 "body": p.body, "revision": p.revision.body if p.revision else None,
                 "displaced": len(p.displaced), "tool": p.tool_name, "pattern": p.is_pattern,
             }
-            for p in assembly.learning.library.of_agent(session.setup.agent_id)
+            for p in assembly.learning.library.of_agent(agent)
         ]  # fmt: skip
         return {"procedures": rows}
 
@@ -78,16 +87,14 @@ def register(app: FastAPI, state: WebApp) -> None:
     async def decide(
         name: str, decision: Literal["approve", "reject"], request: Request
     ) -> dict[str, Any]:
-        session = await session_of(request)
+        agent, user = await whose(request)
         learning = assembly.learning
         if learning is None:
             raise HTTPException(404, "procedure learning is off")
-        agent = session.setup.agent_id
         if decision == "approve":
             result = await approve(
-                learning.library, assembly.memory, agent, session.info.user_id, name,
-                assembly.clock.now_ms(),
-            )  # fmt: skip
+                learning.library, assembly.memory, agent, user, name, assembly.clock.now_ms()
+            )
         else:
             result = reject(learning.library, agent, name)
         if result == "not_found":

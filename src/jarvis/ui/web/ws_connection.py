@@ -146,7 +146,8 @@ async def _handle(state: WebApp, session: AgentSession, connection: Connection, 
     elif message.type == "prompt":
         waiting = waiting_request(state, session.id)
         if waiting is None:
-            state.start_turn(session, message.text)
+            if not await _learning_prompt(state, session, connection, message.text):
+                state.start_turn(session, message.text)
         else:  # decided beside the reader: a slow classifier never holds up Stop or a button
             start_answer(state, session, connection, waiting, message.text)
     elif message.type == "abort":
@@ -163,6 +164,23 @@ async def _handle(state: WebApp, session: AgentSession, connection: Connection, 
         )
     elif message.type == "command":
         await _command(state, session, connection, message.text)
+
+
+async def _learning_prompt(
+    state: WebApp, session: AgentSession, connection: Connection, text: str
+) -> bool:
+    """`/remember`, `/procedures`, `/<procedure>` … typed as a message: answered as a command
+    (True), so they work however the page sends them."""
+    if not text.startswith("/"):
+        return False
+    learned = await learning_slash(state.assembly, session, text)
+    if learned is None:
+        return False
+    if learned.prompt is not None:  # `/<procedure>`: the recipe runs as a turn
+        state.start_turn(session, learned.prompt)
+    else:
+        connection.send({"type": "command_result", "text": learned.text})
+    return True
 
 
 async def _command(state: WebApp, session: AgentSession, connection: Connection, text: str) -> None:

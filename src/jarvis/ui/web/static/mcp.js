@@ -80,6 +80,7 @@
   hud.on("mcp_elicitation", (ev) => {
     if (forms.has(ev.id)) return;
     const form = el("form", "card mcp-elicitation");
+    form.noValidate = true; // the server validates; the browser's own checks would block sending
     form.append(el("h3", "", ev.server), el("p", "", ev.message));
     const props = (ev.schema_ && ev.schema_.properties) || {};
     for (const [key, spec] of Object.entries(props)) form.append(field(key, spec));
@@ -110,6 +111,7 @@
     } else {
       input = el("input");
       input.type = spec.type === "boolean" ? "checkbox" : ["number", "integer"].includes(spec.type) ? "number" : "text";
+      if (spec.type === "number") input.step = "any";
     }
     input.name = key;
     if (spec.default !== undefined && input.type !== "checkbox") input.value = spec.default;

@@ -14,7 +14,8 @@
   // app.js learns the session id after listeners ran: take it from the event itself.
   let sessionId = null;
   const sid = () => sessionId || hud.session();
-  const q = () => `session=${encodeURIComponent(sid() || "")}`;
+  // Before the first message there is no session: ask for the page's agent instead.
+  const whose = () => (sid() ? `session=${encodeURIComponent(sid())}` : `agent=${encodeURIComponent(document.body.dataset.agent || "main")}`);
 
   const card = el("section", "card memory-card");
   card.id = "memory";
@@ -26,8 +27,7 @@
   if (side) side.append(card);
 
   async function load() {
-    if (!sid()) return;
-    const res = await fetch(`/api/memory?${q()}`, opts);
+    const res = await fetch(`/api/memory?${whose()}`, opts);
     if (!res.ok) return;
     const items = (await res.json()).items;
     list.replaceChildren();
@@ -38,7 +38,7 @@
       const b = el("button", "", S.forget);
       b.type = "button";
       b.addEventListener("click", async () => {
-        await fetch(`/api/memory/${encodeURIComponent(item.id)}?${q()}`, { ...opts, method: "DELETE" });
+        await fetch(`/api/memory/${encodeURIComponent(item.id)}?${whose()}`, { ...opts, method: "DELETE" });
         load();
       });
       row.append(el("span", "", `${item.kind} · ${text}`), b);
@@ -50,7 +50,7 @@
   const wrong = el("button", "ghost wrong", S.wrong);
   wrong.type = "button";
   wrong.addEventListener("click", async () => {
-    const res = await fetch(`/api/memory/wrong?${q()}`, { ...opts, method: "POST" });
+    const res = await fetch(`/api/memory/wrong?${whose()}`, { ...opts, method: "POST" });
     if (res.ok) { wrong.disabled = true; wrong.textContent = S.marked; }
   });
   function thumbsDown() {
@@ -65,4 +65,5 @@
   hud.on("session", (ev) => { sessionId = ev.session.id; load(); });
   hud.on("agent_end", () => { load(); thumbsDown(); });
   hud.on("command_result", load);
+  load();
 })();

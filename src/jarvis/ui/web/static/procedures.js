@@ -16,6 +16,8 @@
   // app.js learns the session id after listeners ran: take it from the event itself.
   let sessionId = null;
   const sid = () => sessionId || hud.session();
+  // Before the first message there is no session: ask for the page's agent instead.
+  const whose = () => (sid() ? `session=${encodeURIComponent(sid())}` : `agent=${encodeURIComponent(document.body.dataset.agent || "main")}`);
 
   const card = el("section", "card procedures-card");
   card.id = "procedures";
@@ -27,9 +29,7 @@
   if (side) side.append(card);
 
   async function load() {
-    const session = sid();
-    if (!session) return;
-    const res = await fetch(`/api/procedures?session=${encodeURIComponent(session)}`, opts);
+    const res = await fetch(`/api/procedures?${whose()}`, opts);
     if (!res.ok) return;
     render((await res.json()).procedures);
   }
@@ -66,12 +66,12 @@
   }
 
   async function decide(name, decision) {
-    const session = encodeURIComponent(sid());
-    await fetch(`/api/procedures/${encodeURIComponent(name)}/${decision}?session=${session}`, { ...opts, method: "POST" });
+    await fetch(`/api/procedures/${encodeURIComponent(name)}/${decision}?${whose()}`, { ...opts, method: "POST" });
     load();
   }
 
   hud.on("session", (ev) => { sessionId = ev.session.id; load(); });
   hud.on("agent_end", load);
   hud.on("command_result", load);
+  load();
 })();

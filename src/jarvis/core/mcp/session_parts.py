@@ -1,0 +1,77 @@
+"""Small pieces of one MCP session: errors, the progress-aware clock, death checks, listing."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable
+from typing import Final, TypeVar
+
+import mcp_types
+from mcp import Client
+
+_T = TypeVar("_T")
+_MAX_PAGES: Final = 100
+# How often an older (2025) session's dispatcher is checked for EOF; a flag read, no traffic.
+_DEATH_TICK_SEC: Final = 0.2
+
+
+class MCPServerError(Exception):
+    """A call or connect that failed; the message names the server."""
+
+    def __init__(self, server: str, reason: str, *, code: int | None = None) -> None:
+        super().__init__(f"MCP server {server!r}: {reason}")
+        self.server = server
+        self.reason = reason
+        self.code = code
+
+
+async def within(work: Awaitable[_T], limit_sec: float, progressed: asyncio.Event | None) -> _T:
+    """Await `work`; time out after `limit_sec` seconds without an answer or a progress report."""
+    task = asyncio.ensure_future(work)
+    try:
+        while True:
+            done, _ = await asyncio.wait({task}, timeout=limit_sec)
+            if done:
+                return task.result()
+            if progressed is None or not progressed.is_set():
+                raise TimeoutError
+            progressed.clear()
+    finally:
+        if not task.done():
+            task.cancel()
+            await asyncio.wait({task})
+
+
+def dispatcher_closed(client: Client) -> bool:
+    # The SDK marks its dispatcher closed on EOF but has no public flag or event for it.
+    dispatcher = getattr(client.session, "_dispatcher", None)
+    return bool(getattr(dispatcher, "_closed", False))
+
+
+async def until_dispatcher_closed(client: Client) -> None:
+    while not dispatcher_closed(client):  # noqa: ASYNC110 - the SDK offers no event to wait on
+        await asyncio.sleep(_DEATH_TICK_SEC)
+
+
+async def list_all_tools(client: Client) -> list[mcp_types.Tool]:
+    tools: list[mcp_types.Tool] = []
+    cursor: str | None = None
+    for _ in range(_MAX_PAGES):
+        page = await client.list_tools(cursor=cursor)
+        tools.extend(page.tools)
+        cursor = page.next_cursor
+        if cursor is None:
+            break
+    return tools
+
+
+def login_hint(server: str) -> str:
+    return f"the server asks for sign-in (401); run `jarvis mcp login {server}`"
+
+
+def describe(exc: BaseException) -> str:
+    """The innermost cause, not the task group wrapped around it."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
