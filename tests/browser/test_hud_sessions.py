@@ -44,7 +44,10 @@ async def test_opening_the_page_makes_no_session_and_the_first_message_does(
 
 
 async def test_rename_search_delete_and_deep_link(browser: Browser, tmp_path: Path) -> None:
-    with live_server(tmp_path, ["a1", "b1"]) as server:
+    # Two windows' worth of page loads in well under a minute: with every feature card loading,
+    # that passes the default per-minute request limit (429 for the history), see the report.
+    limit = {"rate_limit_per_minute": 1000}
+    with live_server(tmp_path, ["a1", "b1"], security=limit) as server:
         page, _ = await open_hud(browser, server.launch_url())
         await say(page, "alpha topic")
         await expect(page.locator(".msg.assistant").last).to_have_text("a1")
