@@ -42,6 +42,11 @@ def jarvis(real_model: RealModel, tmp_path: Path) -> Iterator[LiveServer]:
         model={**model, "tool_choice": "required"},
         openloop={"model": model},
         loop={"max_turns": 2, "overflow_resume": False},
+        # Recalled episodes are earlier turns in the message: the tiny model follows an
+        # instruction only without them (see `fresh`). Background work stays off too.
+        memory={"enabled": False},
+        scheduler={"enabled": False},
+        procedures={"learn": False, "reflect": False},
         security={"input_max_length": 60_000},
         web={"token": secrets.token_urlsafe(16)},
     )
