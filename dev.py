@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Bootstrap for a fresh machine with only Python 3.11+: builds .venv from the lock file, then runs.
 
-    python3 dev.py start [ARGS]   start Jarvis (the Web HUD; `--demo` runs the scripted model)
-    python3 dev.py test  [ARGS]   lint, type-check, layer contract, then the whole test suite
-    python3 dev.py jarvis ARGS    any `jarvis` command (chat, approvals, audit, ...)
+python3 dev.py start [ARGS]   start Jarvis (the Web HUD; `--demo` runs the scripted model)
+python3 dev.py test  [ARGS]   lint, type-check, layer contract, then the whole test suite
+python3 dev.py jarvis ARGS    any `jarvis` command (chat, approvals, audit, ...)
 """
 
 from __future__ import annotations
@@ -59,6 +59,9 @@ def become(*args: str | Path) -> int:
     os.execv(argv[0], argv)
 
 
+PARALLEL = ["-n", "2", "--dist", "loadfile"]
+
+
 def run_tests(extra: list[str]) -> int:
     checks: list[list[str | Path]] = [
         [BIN / "ruff", "check", "src", "tests", "benchmarks"],
@@ -69,7 +72,10 @@ def run_tests(extra: list[str]) -> int:
         print(f"· {Path(check[0]).name}", flush=True)
         if _run(*check) != 0:
             return 1
-    return become(BIN / "python", "-m", "pytest", *extra)
+    # Two test processes: most tests wait on servers, browsers and subprocesses, so the suite
+    # takes about half the time on a 2-core machine (`-n 0` runs it in one process).
+    parallel = [] if any(arg == "-n" or arg.startswith("-n") for arg in extra) else PARALLEL
+    return become(BIN / "python", "-m", "pytest", *parallel, *extra)
 
 
 def main(argv: list[str]) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import os
 import shutil
 import socket
@@ -175,13 +176,16 @@ def npm_bin() -> Path:
     root = Path(os.environ.get("JARVIS_TEST_NPM_DIR", default))
     marker = root / "installed.txt"
     wanted = "\n".join(NPM_SERVERS)
-    if not marker.is_file() or marker.read_text(encoding="utf-8") != wanted:
-        root.mkdir(parents=True, exist_ok=True)
-        command = ["npm", "install", "--no-audit", "--no-fund", "--prefix", str(root), *NPM_SERVERS]
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            _unavailable(f"npm install failed: {done.stderr.strip()[-500:]}")
-        marker.write_text(wanted, encoding="utf-8")
+    root.mkdir(parents=True, exist_ok=True)
+    # Test processes run side by side (pytest-xdist): one installs, the others wait for it.
+    with (root / ".install-lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not marker.is_file() or marker.read_text(encoding="utf-8") != wanted:
+            npm = ["npm", "install", "--no-audit", "--no-fund", "--prefix", str(root)]
+            done = subprocess.run([*npm, *NPM_SERVERS], capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                _unavailable(f"npm install failed: {done.stderr.strip()[-500:]}")
+            marker.write_text(wanted, encoding="utf-8")
     return root / "node_modules" / ".bin"
 
 
