@@ -7,13 +7,14 @@ understood and reported.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from jarvis.ui.cli.storage_cmd import run_on_storage
+
 if TYPE_CHECKING:  # imported when a command runs: `jarvis --help` stays fast
-    from jarvis.app.infra import AppAssembly
+    pass
 
 openloop = typer.Typer(help="Promises on the AGENDA (open loops).", invoke_without_command=True)
 
@@ -21,24 +22,7 @@ _Agent = Annotated[str, typer.Option("--agent", help="Agent whose loops these ar
 _User = Annotated[str, typer.Option("--user", help="Whose loops (the terminal user: local).")]
 
 
-def _run(work: Callable[[AppAssembly], Awaitable[str]]) -> None:
-    import asyncio
-
-    from jarvis.app.settings import SettingsError
-    from jarvis.ui.cli.main import assemble, fail
-
-    async def run() -> str:
-        app = assemble(demo=True)
-        try:
-            await app.open_storage()
-        except SettingsError as exc:
-            raise fail(str(exc)) from None
-        try:
-            return await work(app)
-        finally:
-            await app.close_storage()
-
-    typer.echo(asyncio.run(run()))
+_run = run_on_storage
 
 
 def _command(args: str, agent: str, user: str) -> None:
