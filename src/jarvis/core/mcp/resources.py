@@ -17,7 +17,7 @@ import mcp_types
 from jarvis.agent_layer.tools import ToolResult
 from jarvis.core.mcp.client import MCPConnection
 from jarvis.core.mcp.results import to_tool_result
-from jarvis.core.mcp.session_parts import MCPServerError
+from jarvis.core.mcp.session_parts import MCPServerError, all_pages
 from jarvis.core.tools.base import Tool, ToolEnv, ToolSource
 
 READ_RESOURCE: Final = "read_resource"
@@ -29,15 +29,8 @@ _LIST_PAGES: Final = 20
 
 async def list_resources(connection: MCPConnection) -> list[mcp_types.Resource]:
     async def send(client: Any) -> list[mcp_types.Resource]:
-        found: list[mcp_types.Resource] = []
-        cursor: str | None = None
-        for _ in range(_LIST_PAGES):
-            page = await client.list_resources(cursor=cursor)
-            found.extend(page.resources)
-            cursor = page.next_cursor
-            if cursor is None:
-                break
-        return found
+        pages = client.list_resources
+        return await all_pages(lambda cursor: pages(cursor=cursor), "resources", _LIST_PAGES)
 
     limit = connection.config.call_timeout
     return await connection.request("resources/list", send, limit_sec=limit, retry_lost=True)

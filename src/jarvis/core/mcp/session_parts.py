@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
-from typing import Final, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import Any, Final, TypeVar
 
 import mcp_types
 from mcp import Client
@@ -53,16 +53,23 @@ async def until_dispatcher_closed(client: Client) -> None:
         await asyncio.sleep(_DEATH_TICK_SEC)
 
 
-async def list_all_tools(client: Client) -> list[mcp_types.Tool]:
-    tools: list[mcp_types.Tool] = []
+async def all_pages(
+    list_page: Callable[[str | None], Awaitable[Any]], field: str, max_pages: int = _MAX_PAGES
+) -> list[Any]:
+    """Every item of a paginated MCP list (`tools`, `resources`, …), at most `max_pages` pages."""
+    found: list[Any] = []
     cursor: str | None = None
-    for _ in range(_MAX_PAGES):
-        page = await client.list_tools(cursor=cursor)
-        tools.extend(page.tools)
+    for _ in range(max_pages):
+        page = await list_page(cursor)
+        found.extend(getattr(page, field))
         cursor = page.next_cursor
         if cursor is None:
             break
-    return tools
+    return found
+
+
+async def list_all_tools(client: Client) -> list[mcp_types.Tool]:
+    return await all_pages(lambda cursor: client.list_tools(cursor=cursor), "tools")
 
 
 def login_hint(server: str) -> str:
