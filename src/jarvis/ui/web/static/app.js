@@ -49,6 +49,21 @@
     send: (frame) => ws && ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(frame)),
     session: () => sessionId,
     lang: () => lang,
+    // Shared by the feature cards: an element with text set as text, and a card with a list
+    // appended to the side panel.
+    el: (tag, cls, text) => { const n = document.createElement(tag); if (cls) n.className = cls; if (text !== undefined) n.textContent = text; return n; },
+    sideCard: ({ id, cardClass, title, listId, listClass }) => {
+      const el = window.jarvisHud.el;
+      const card = el("section", `card ${cardClass}`);
+      card.id = id;
+      card.append(el("h2", "", title));
+      const list = el("ul", listClass);
+      list.id = listId;
+      card.append(list);
+      const side = document.querySelector("aside.side");
+      if (side) side.append(card);
+      return list;
+    },
   };
 
   const modal = J.modal.create({ answer: (id, option) => window.jarvisHud.send({ type: "approval", id, answer: option }) });

@@ -9,7 +9,7 @@
     ko: { title: "기억", none: "기억하는 것이 없습니다.", forget: "지우기", wrong: "👎 틀렸어요", marked: "실패로 적었습니다" },
     en: { title: "Memory", none: "Nothing remembered.", forget: "Forget", wrong: "👎 Wrong", marked: "Marked as failed" },
   }[hud.lang()] || {};
-  const el = (tag, cls, text) => { const n = document.createElement(tag); if (cls) n.className = cls; if (text !== undefined) n.textContent = text; return n; };
+  const el = hud.el;
   const opts = { credentials: "same-origin", headers: { "Content-Type": "application/json" } };
   // app.js learns the session id after listeners ran: take it from the event itself.
   let sessionId = null;
@@ -17,14 +17,7 @@
   // Before the first message there is no session: ask for the page's agent instead.
   const whose = () => (sid() ? `session=${encodeURIComponent(sid())}` : `agent=${encodeURIComponent(document.body.dataset.agent || "main")}`);
 
-  const card = el("section", "card memory-card");
-  card.id = "memory";
-  card.append(el("h2", "", S.title));
-  const list = el("ul", "rules memory-items");
-  list.id = "memory-list";
-  card.append(list);
-  const side = document.querySelector("aside.side");
-  if (side) side.append(card);
+  const list = hud.sideCard({ id: "memory", cardClass: "memory-card", title: S.title, listId: "memory-list", listClass: "rules memory-items" });
 
   async function load() {
     const res = await fetch(`/api/memory?${whose()}`, opts);

@@ -11,7 +11,7 @@
     en: { title: "Procedures", none: "No learned procedures.", draft: "draft", approved: "approved", rejected: "rejected",
           revision: "revision waiting", approve: "Approve", reject: "Reject", current: "Current", next: "Revision" },
   }[hud.lang()] || {};
-  const el = (tag, cls, text) => { const n = document.createElement(tag); if (cls) n.className = cls; if (text !== undefined) n.textContent = text; return n; };
+  const el = hud.el;
   const opts = { credentials: "same-origin", headers: { "Content-Type": "application/json" } };
   // app.js learns the session id after listeners ran: take it from the event itself.
   let sessionId = null;
@@ -19,14 +19,7 @@
   // Before the first message there is no session: ask for the page's agent instead.
   const whose = () => (sid() ? `session=${encodeURIComponent(sid())}` : `agent=${encodeURIComponent(document.body.dataset.agent || "main")}`);
 
-  const card = el("section", "card procedures-card");
-  card.id = "procedures";
-  card.append(el("h2", "", S.title));
-  const list = el("ul", "rules procedures");
-  list.id = "procedure-list";
-  card.append(list);
-  const side = document.querySelector("aside.side");
-  if (side) side.append(card);
+  const list = hud.sideCard({ id: "procedures", cardClass: "procedures-card", title: S.title, listId: "procedure-list", listClass: "rules procedures" });
 
   async function load() {
     const res = await fetch(`/api/procedures?${whose()}`, opts);
