@@ -190,6 +190,27 @@ async def test_a_write_rule_is_matched_on_the_real_path(tmp_path: Path, home: Pa
     assert [r.args[0].value for r in s.human.requests] == ["src/app/link/../x", "src/app/link/x"]
 
 
+async def test_a_missing_directory_and_dotdot_do_not_hide_a_link(
+    tmp_path: Path, home: Path
+) -> None:
+    """`nope/../out/x`: our tools fold `nope/..` and then follow `out`, a link leaving the
+    workspace; the gate must see the real path (it once kept `ws/out/x`, inside)."""
+    s = make(
+        tmp_path,
+        home,
+        ["deny", "deny"],
+        rules="rules:\n  - {tool: write_file, pattern: '**'}\n  - {tool: read_file, pattern: '**'}",
+    )
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "notes.txt").write_text("private")
+    (s.ws / "out").symlink_to(outside)
+    write = await s.decide("write_file", path="nope/../out/x", content="x")
+    assert (write.reason, write.detail) == ("user_deny", "outside_workspace")
+    read = await s.decide("read_file", path="nope/../out/notes.txt")
+    assert (read.reason, read.detail) == ("user_deny", "outside_workspace")
+
+
 async def test_writes_outside_ask_even_when_the_policy_would_not(
     tmp_path: Path, home: Path
 ) -> None:

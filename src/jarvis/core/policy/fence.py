@@ -102,7 +102,7 @@ def shell_secret_word(command: str, boundary: Boundary) -> str | None:
 
 
 def _leads_to_secret(path: str, boundary: Boundary) -> bool:
-    if not _GLOB_CHARS & set(path):
+    if "*" not in path and "?" not in path and "[" not in path:  # no glob (`_GLOB_CHARS`)
         return boundary.secret(real_path(path, boundary.workspace)) is not None
     # bash expands `~/.ss*/id_rsa` when it runs: look at what it would expand to (like bash,
     # Python's glob leaves dot files to patterns that start with a dot).

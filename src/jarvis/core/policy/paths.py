@@ -48,18 +48,17 @@ def locate(raw: str, workspace: str) -> Target:
 def real_path(path: str, workspace: str) -> str:
     """`os.path.realpath(path)`, with a fast walk for paths below the (real) workspace: one
     `lstat` per component under it instead of one per component from `/`."""
-    prefix = workspace.rstrip("/") + "/"
+    prefix = workspace if workspace.endswith("/") else workspace + "/"
     if not path.startswith(prefix):
         return os.path.realpath(path)
-    current = workspace
+    current = prefix[:-1]  # "" for the root, so `current + "/" + part` needs no join
     parts = path[len(prefix) :].split("/")
     for index, part in enumerate(parts):
-        if part in ("", "."):
+        if part in _UNPLAIN:
+            if part == "..":
+                current = posixpath.dirname(current).rstrip("/")
             continue
-        if part == "..":
-            current = posixpath.dirname(current)
-            continue
-        candidate = posixpath.join(current, part)
+        candidate = f"{current}/{part}"
         try:
             mode = os.lstat(candidate).st_mode
         except OSError as exc:
@@ -67,12 +66,13 @@ def real_path(path: str, workspace: str) -> str:
                 rest = parts[index + 1 :]
                 if _UNPLAIN.isdisjoint(rest):
                     return "/".join((candidate, *rest))
-                return _collapse(posixpath.normpath(posixpath.join(candidate, *rest)))
+                # `missing/../link` is folded by our tools before they open it, so the link
+                # after the `..` is what they would follow: resolve the whole path
             return os.path.realpath(path)
         if stat.S_ISLNK(mode):
             return os.path.realpath(path)
         current = candidate
-    return current
+    return current or "/"
 
 
 def escaping_link(raw: str, workspace: str) -> str | None:

@@ -99,6 +99,8 @@ class PostgresRuleStore(PoolBacked, RuleStore):
             if new:
                 _log.warning("imported %d rule(s) from %s into jarvis_rules", len(new), origin)
 
+    _files_only = False  # the agent's rules are rows: another process may change them
+
     def agent_of(self, origin: str) -> str | None:
         prefix = f"{TABLE_ORIGIN}/"
         return origin.removeprefix(prefix) if origin.startswith(prefix) else None

@@ -28,6 +28,7 @@ file inside it. Each change — a file edited by hand, a revoke — is reported 
 from __future__ import annotations
 
 import functools
+import os
 import re
 import threading
 from collections.abc import Awaitable, Callable, Iterator
@@ -99,11 +100,26 @@ def visible_to(rule: Rule, user_id: str | None) -> bool:
     )
 
 
+_Stamp = tuple[int, int, int] | None
+_UNKNOWN: tuple[int, int, int] = (-1, -1, -1)  # a stat that failed: never equal to a stamp
+
+
+def _stamp(path: str) -> _Stamp:
+    """What `_fresh` compares: None for a missing file."""
+    try:
+        stat = os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return _UNKNOWN
+    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+
+
 @dataclass(slots=True)
 class _File:
     path: Path
     origin: str
-    stamp: tuple[int, int, int] | None = None
+    stamp: _Stamp = None
     rules: tuple[Rule, ...] = ()
     generation: int = 0  # bumped whenever `rules` changes
     error: str | None = None
@@ -118,9 +134,13 @@ class RuleStore:
         self, home: Path, clock: Clock | None = None, on_change: ChangeListener | None = None
     ) -> None:
         self._home = home
+        self._home_text = f"{home}/"
+        self._shared_text = self._home_text + SHARED_FILE
         self._clock = clock or SystemClock()
         self._files: dict[str, _File] = {}
         self._sets: dict[tuple[str, str | None], tuple[tuple[object, ...], RuleSet]] = {}
+        # the hot path: (shared stamp, agent stamp, set) per (agent, user), re-checked by stat
+        self._quick: dict[tuple[str, str | None], tuple[_Stamp, _Stamp, RuleSet]] = {}
         self._lock = threading.RLock()
         self.on_change = on_change
         self._changes: list[RuleChange] = []
@@ -132,6 +152,14 @@ class RuleStore:
         """Nothing to close for files."""
 
     async def rules_for(self, agent_id: str, user_id: str | None = None) -> RuleSet:
+        key = (agent_id, user_id)
+        quick = self._quick.get(key)
+        if (
+            quick is not None
+            and _stamp(self._shared_text) == quick[0]
+            and _stamp(self._home_text + _agent_origin(agent_id)) == quick[1]
+        ):
+            return quick[2]  # the hot path: both files stat as when the set was built
         own_version, own = await self._agent_rules(agent_id)
         with self._lock:
             shared = self._fresh(SHARED_FILE)
@@ -141,7 +169,6 @@ class RuleStore:
                 own_version,
                 self._own_unreadable(agent_id),
             )
-            key = (agent_id, user_id)
             cached = self._sets.get(key)
             if cached is None or cached[0] != version:
                 mine = tuple(rule for rule in own if visible_to(rule, user_id))
@@ -150,8 +177,20 @@ class RuleStore:
                 )
                 cached = (version, RuleSet((*shared.rules, *mine), unreadable=unreadable))
                 self._sets[key] = cached
+            self._remember_stamps(key, own_version, shared, cached[1])
         await self._report()
         return cached[1]
+
+    _files_only = True  # the agent's rules live in a file whose stat says when it changed
+
+    def _remember_stamps(
+        self, key: tuple[str, str | None], own_version: object, shared: _File, rules: RuleSet
+    ) -> None:
+        """Under the lock: pair the set with the stamps it was built from (only if the agent's
+        file was not re-read by another thread since `_agent_rules`)."""
+        own = self._files.get(_agent_origin(key[0]))
+        if self._files_only and own is not None and (own.generation, own.loaded) == own_version:
+            self._quick[key] = (shared.stamp, own.stamp, rules)
 
     async def add_rule(self, agent_id: str, rule: Rule) -> bool:
         _, own = await self._agent_rules(agent_id)
@@ -281,7 +320,7 @@ class RuleStore:
         except OSError as exc:
             self._fail(entry, f"{origin}: {exc}")
             return entry
-        stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+        stamp: _Stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
         if stamp != entry.stamp:
             try:
                 rules = parse_rules(read_text(entry.path), origin)

@@ -46,6 +46,7 @@ Semantics:
 
 from __future__ import annotations
 
+import functools
 import os
 import posixpath
 import re
@@ -59,6 +60,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from jarvis.core.policy.argv_policy import command_refusal, pattern_refusal
+from jarvis.core.policy.globs import GlobUnion, compile_glob, compile_read_glob
 from jarvis.core.policy.network import normalise_host_pattern
 from jarvis.core.policy.programs import program_name
 from jarvis.core.policy.secrets import secret_in
@@ -106,10 +108,10 @@ class Rule(BaseModel):
             self._canonical = shlex.join(self._tokens) if self._tokens else ANY_PATTERN
         elif self.tool in PATH_TOOLS:
             self._canonical = _normalise_glob(self.pattern)
-            self._glob = _compile_glob(self._canonical)
+            self._glob = compile_glob(self._canonical)
         elif self.tool in READ_TOOLS:
             self._canonical = _normalise_glob(self.pattern)
-            self._glob = _compile_read_glob(self._canonical)
+            self._glob = compile_read_glob(self._canonical)
         elif self.tool in HOST_TOOLS:
             self._canonical = normalise_host_pattern(self.pattern)
         elif self.pattern.strip() != ANY_PATTERN:
@@ -176,10 +178,16 @@ def _entry(rule: Rule) -> _Entry:
     )
 
 
+# Distinct short commands remembered per rule set (long hostile lines are judged afresh).
+_MEMO_LIMIT, _MEMO_WORDS, _MEMO_CHARS = 4096, 32, 1024
+
+
 @dataclass(slots=True)
 class _ShellIndex:
     by_first: dict[str, list[_Entry]] = field(default_factory=dict)
     any: list[_Entry] = field(default_factory=list)
+    # deny: the entries whose words an argv shows, in match order (pure; in force is per call)
+    hits: dict[tuple[str, ...], tuple[_Entry, ...]] = field(default_factory=dict)
 
     def add(self, entry: _Entry) -> None:
         if entry.tokens:
@@ -191,7 +199,7 @@ class _ShellIndex:
 class RuleSet:
     """Rules compiled for matching; build once per load, never per call."""
 
-    __slots__ = ("_allow", "_by_tool", "_deny", "rules", "unreadable")
+    __slots__ = ("_allow", "_by_tool", "_deny", "_paths", "rules", "unreadable")
 
     def __init__(self, rules: Iterable[Rule] = (), *, unreadable: tuple[str, ...] = ()) -> None:
         self.rules: tuple[Rule, ...] = tuple(rules)
@@ -206,6 +214,11 @@ class RuleSet:
                 (self._deny if entry.deny else self._allow).add(entry)
             else:
                 self._by_tool.setdefault((rule.tool, rule.action), []).append(entry)
+        self._paths = {
+            (tool, action): _path_group(entries, action)
+            for (tool, action), entries in self._by_tool.items()
+            if tool in PATH_TOOLS or tool in READ_TOOLS
+        }
 
     def __iter__(self) -> Iterator[Rule]:
         return iter(self.rules)
@@ -248,23 +261,17 @@ def match_path_rules(
     fingerprint: str | None,
 ) -> RuleMatch:
     """write_file/edit_file: deny wins; among allow rules the longest pattern is named."""
-    deny = rules._by_tool.get((tool, "deny"), [])
-    allow = rules._by_tool.get((tool, "allow"), [])
-    if not deny and not allow:
+    deny = rules._paths.get((tool, "deny"))
+    allow = rules._paths.get((tool, "allow"))
+    if deny is None and allow is None:
         return NO_MATCH
     absolute, relative = _locate(path, workspace)
-    for entry in deny:
-        if _in_force(entry, now_ms, fingerprint) and _covers_path(entry, absolute, relative):
-            return RuleMatch("deny", (entry.rule,), "deny_rule")
-    best: _Entry | None = None
-    for entry in allow:
-        if (
-            (best is None or entry.specificity > best.specificity)
-            and _in_force(entry, now_ms, fingerprint)
-            and _covers_path(entry, absolute, relative)
-        ):
-            best = entry
-    return NO_MATCH if best is None else RuleMatch("allow", (best.rule,), "allow_rule")
+    actions: tuple[tuple[RuleAction, _PathGroup | None], ...] = (("deny", deny), ("allow", allow))
+    for action, group in actions:
+        entry = group and _first_covering(group, absolute, relative, now_ms, fingerprint)
+        if entry:
+            return RuleMatch(action, (entry.rule,), f"{action}_rule")
+    return NO_MATCH
 
 
 def match_any_rules(
@@ -331,30 +338,6 @@ def _normalise_glob(pattern: str) -> str:
     return text
 
 
-def _compile_glob(glob: str) -> re.Pattern[str]:
-    parts: list[str] = []
-    index = 0
-    while index < len(glob):
-        if glob.startswith("**/", index):
-            parts.append("(?:.*/)?")
-            index += 3
-        elif glob.startswith("**", index):
-            parts.append(".*")
-            index += 2
-        else:
-            char = glob[index]
-            parts.append("[^/]*" if char == "*" else "[^/]" if char == "?" else re.escape(char))
-            index += 1
-    return re.compile("".join(parts), re.DOTALL)
-
-
-def _compile_read_glob(glob: str) -> re.Pattern[str]:
-    """`dir/**` also covers `dir` itself (the directory a walking tool is pointed at)."""
-    if glob.endswith("/**"):
-        return re.compile(_compile_glob(glob[:-3]).pattern + "(?:/.*)?", re.DOTALL)
-    return _compile_glob(glob)
-
-
 # matching
 
 
@@ -381,22 +364,30 @@ def _allow_entry(
 
 
 def _deny_entry(command: SimpleCommand, index: _ShellIndex, now_ms: int) -> _Entry | None:
+    argv = command.argv
+    hits = index.hits.get(argv)
+    if hits is None:
+        hits = tuple(_deny_hits(command, index))
+        if len(argv) <= _MEMO_WORDS and sum(map(len, argv)) <= _MEMO_CHARS:
+            if len(index.hits) >= _MEMO_LIMIT:
+                index.hits.clear()
+            index.hits[argv] = hits
+    return next((entry for entry in hits if _in_force(entry, now_ms, None)), None)
+
+
+def _deny_hits(command: SimpleCommand, index: _ShellIndex) -> Iterator[_Entry]:
     for words, start in views(command.argv):
         name, base = words[start], program_name(words[start])
         for key in (name, base) if base != name else (name,):
             for entry in index.by_first.get(key, ()):
-                tail = words[start + 1 : start + entry.specificity]
-                if tail == entry.tokens[1:] and _in_force(entry, now_ms, None):
-                    return entry
-        for entry in index.any:
-            if _in_force(entry, now_ms, None):
-                return entry
-    return None
+                if words[start + 1 : start + entry.specificity] == entry.tokens[1:]:
+                    yield entry
+        yield from index.any
 
 
 def _locate(raw: str, workspace: Path) -> tuple[str, str | None]:
     """(absolute path, path relative to the workspace or None when outside)."""
-    root = _collapse_root(os.path.abspath(workspace))
+    root = _root(workspace)
     absolute = _collapse_root(posixpath.normpath(posixpath.join(root, _expand(raw))))
     if absolute == root:
         return absolute, "."
@@ -404,9 +395,38 @@ def _locate(raw: str, workspace: Path) -> tuple[str, str | None]:
     return absolute, absolute[len(prefix) :] if absolute.startswith(prefix) else None
 
 
+@functools.lru_cache(maxsize=64)
+def _root(workspace: Path) -> str:
+    return _collapse_root(os.path.abspath(workspace))
+
+
 def _collapse_root(path: str) -> str:
     """POSIX keeps a leading `//`; the kernel reads it as `/`, so must we."""
     return "/" + path.lstrip("/") if path.startswith("//") else path
+
+
+_PathGroup = tuple[tuple["_Entry", ...], GlobUnion]
+
+
+def _path_group(entries: list[_Entry], action: RuleAction) -> _PathGroup:
+    """Deny: file order (the first covering rule is named). Allow: the longest pattern first,
+    file order among equals (the most specific covering rule is named)."""
+    ordered = entries if action == "deny" else sorted(entries, key=lambda e: -e.specificity)
+    return tuple(ordered), GlobUnion([(entry.glob, entry.absolute) for entry in ordered])
+
+
+def _first_covering(
+    group: _PathGroup, absolute: str, relative: str | None, now_ms: int, fingerprint: str | None
+) -> _Entry | None:
+    entries, union = group
+    position = union.first(absolute, relative)
+    if position is None:
+        return None
+    # the rules before `position` do not cover the path; a covering one may be out of force
+    for entry in entries[position:]:
+        if _in_force(entry, now_ms, fingerprint) and _covers_path(entry, absolute, relative):
+            return entry
+    return None
 
 
 def _covers_path(entry: _Entry, absolute: str, relative: str | None) -> bool:

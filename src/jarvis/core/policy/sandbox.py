@@ -186,10 +186,10 @@ class Sandbox:
             return Decision("block", "policy_unavailable", detail=str(exc))
         if verdict == "block":
             return Decision("block", "policy_denied", detail=self._policy.role_of(ctx.user_id))
-        blocked = await self.plugins.before_tool_call(
+        blocked = self.plugins.plugins and await self.plugins.before_tool_call(
             tool.name, call.arguments, {"user_id": ctx.user_id, "agent_id": ctx.agent_id}
         )
-        if blocked is not None:
+        if blocked:
             return Decision("block", f"plugin:{blocked.plugin}", detail=blocked.reason)
         command = call.arguments.get("command")
         if tool.name in SHELL_TOOLS and isinstance(command, str):
@@ -250,7 +250,7 @@ class Sandbox:
         dry_run: bool,
     ) -> Decision:
         denials = self._turn_denials(ctx)
-        key = args_key(tool.name, call.arguments)
+        key = args_key(tool.name, call.arguments) if denials.counts else ""  # none denied yet
         if denials.counts.get(key, 0) >= self.settings.denied_repeat_threshold:
             return Decision("block", "denied_repeated", detail=str(denials.counts[key]))
         if (self.unattended or ctx.unattended) and not dry_run:
@@ -268,6 +268,7 @@ class Sandbox:
             return Decision("deny", "no_approver")
         request = self._request(tool, call, ctx)
         status = await self.approvals.ask(request, ctx.abort)
+        key = key or args_key(tool.name, call.arguments)
         if status in ("allow", "always"):
             denials.counts.pop(key, None)
             if status == "always" and request.pattern is not None:
@@ -402,7 +403,9 @@ class Sandbox:
         )
 
     def _turn_denials(self, ctx: ToolCallContext) -> _TurnDenials:
-        entry = self._denials.setdefault(ctx.session_id, _TurnDenials())
+        entry = self._denials.get(ctx.session_id)
+        if entry is None:
+            entry = self._denials[ctx.session_id] = _TurnDenials()
         if entry.turn != ctx.turn:
             entry.turn, entry.counts = ctx.turn, Counter()
         return entry
