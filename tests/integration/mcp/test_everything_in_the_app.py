@@ -3,6 +3,7 @@ model; an elicitation form reaches the session's window and is answered over HTT
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import httpx
@@ -67,3 +68,28 @@ async def test_an_elicitation_form_is_answered_from_the_window(
         end = await tab.next("tool_execution_end")
         assert "Ada" in end["result_preview"]
         await tab.close()
+
+
+async def test_the_composer_asks_the_server_for_prompts_and_argument_values(
+    npm_bin: Path, tmp_path: Path
+) -> None:
+    with live_server(
+        tmp_path, ["unused"], mcpServers={"everything": _everything(npm_bin)}
+    ) as server:
+        await wait_for(lambda: server.assembly.mcp.status()[0].ok)
+        async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
+            listed = (await http.get("/api/mcp/prompts")).json()["prompts"]
+            query = {"server": "everything", "prompt": "completable-prompt", "argument": "name"}
+            people = await http.get(
+                "/api/mcp/complete",
+                params={**query, "value": "", "context": json.dumps({"department": "Sales"})},
+            )
+            unknown = await http.get("/api/mcp/complete", params={**query, "server": "nobody"})
+            broken = await http.get("/api/mcp/complete", params={**query, "context": "[1]"})
+        async with httpx.AsyncClient(base_url=server.url) as stranger:
+            refused = await stranger.get("/api/mcp/complete", params=query)
+
+    team = next(p for p in listed if p["command"] == "/everything:completable-prompt")
+    assert [a["name"] for a in team["arguments"]] == ["department", "name"]
+    assert (people.status_code, people.json()) == (200, {"values": ["David", "Eve", "Frank"]})
+    assert (unknown.status_code, broken.status_code, refused.status_code) == (404, 422, 401)

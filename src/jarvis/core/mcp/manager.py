@@ -18,6 +18,7 @@ import mcp_types
 
 from jarvis.common.logging import get_logger
 from jarvis.core.mcp.client import AuthFactory, MCPConnection, State
+from jarvis.core.mcp.completion import PromptInfo, complete_argument, prompt_catalog
 from jarvis.core.mcp.config import MCPServerConfig, check_unique_names
 from jarvis.core.mcp.elicitation import ElicitationDesk
 from jarvis.core.mcp.names import NameTable
@@ -179,6 +180,20 @@ class MCPManager:
             for c in self.connections()
             if c.state == "connected" and c.instructions
         ]
+
+    async def prompts(self) -> list[PromptInfo]:
+        """Every connected server's prompts, as the `/<server>:<prompt>` commands they are."""
+        return await prompt_catalog(self.connections())
+
+    async def complete(
+        self, server: str, prompt: str, argument: str, value: str, context: dict[str, str]
+    ) -> list[str]:
+        """The server's suggestions for one prompt argument; [] when it completes nothing.
+        Raises KeyError for an unknown server, MCPServerError when the server fails."""
+        connection = self.connection(server)
+        if connection is None:
+            raise KeyError(server)
+        return await complete_argument(connection, prompt, argument, value, context)
 
     async def expand_input(self, text: str) -> str:
         """`/server:prompt args` → the prompt's text; `@server:uri` → the resource attached.
