@@ -32,4 +32,49 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "ko": "  답: 키=값 … 입력 (d: 거절) › ",
         "en": "  answer: key=value … (d: decline) › ",
     },
+    "mcp.terminal.status": {
+        "ko": "🔌 MCP {name}: {state} · {detail}",
+        "en": "🔌 MCP {name}: {state} · {detail}",
+    },
+    "mcp.terminal.required": {"ko": "필수", "en": "required"},
+    "mcp.terminal.again": {
+        "ko": "  ✗ {problem} — 다시 입력하세요 (d: 거절) › ",
+        "en": "  ✗ {problem} — type it again (d: decline) › ",
+    },
+    "mcp.form.unreadable": {
+        "ko": "답을 읽을 수 없습니다 ({reason})",
+        "en": "could not read the answer ({reason})",
+    },
+    "mcp.form.not_a_pair": {
+        "ko": "'{word}'는 키=값 형식이 아닙니다",
+        "en": "'{word}' is not key=value",
+    },
+    "mcp.form.unknown_field": {
+        "ko": "'{field}' 항목은 없습니다 (항목: {fields})",
+        "en": "there is no field '{field}' (fields: {fields})",
+    },
+    "mcp.form.not_a_boolean": {
+        "ko": "{field}: '{value}' 대신 yes 또는 no",
+        "en": "{field}: yes or no, not '{value}'",
+    },
+    "mcp.form.not_a_number": {
+        "ko": "{field}: '{value}'는 숫자가 아닙니다",
+        "en": "{field}: '{value}' is not a number",
+    },
+    "mcp.form.not_an_integer": {
+        "ko": "{field}: '{value}'는 정수가 아닙니다",
+        "en": "{field}: '{value}' is not a whole number",
+    },
+    "mcp.form.out_of_range": {
+        "ko": "{field}: {value}는 범위 {range} 밖입니다",
+        "en": "{field}: {value} is outside {range}",
+    },
+    "mcp.form.not_a_choice": {
+        "ko": "{field}: '{value}'는 고를 수 없습니다 ({choices} 중 하나)",
+        "en": "{field}: '{value}' is not one of {choices}",
+    },
+    "mcp.form.missing": {
+        "ko": "빠진 필수 항목: {fields}",
+        "en": "required: {fields}",
+    },
 }

@@ -99,35 +99,3 @@ class ElicitationDesk:
         future.set_result(answer)
         emit(ElicitationResolved(id=request.id, action=answer.action))
         return True
-
-
-def form_content(schema: dict[str, Any] | None, text: str) -> dict[str, Any]:
-    """A typed line `key=value …` (shell quoting) as form content: values converted to the
-    field's type, defaults filled in, unknown keys dropped."""
-    import shlex
-
-    properties: dict[str, Any] = (schema or {}).get("properties", {})
-    content: dict[str, Any] = {
-        key: spec["default"] for key, spec in properties.items() if "default" in spec
-    }
-    for word in shlex.split(text):
-        key, sep, value = word.partition("=")
-        if sep and key in properties:
-            content[key] = _typed(properties[key], value)
-    return content
-
-
-def _typed(spec: dict[str, Any], value: str) -> Any:
-    kind = spec.get("type")
-    try:
-        if kind == "integer":
-            return int(value)
-        if kind == "number":
-            return float(value)
-    except ValueError:
-        return value  # the server says what is wrong with it
-    if kind == "boolean":
-        return value.strip().lower() in ("true", "yes", "y", "1", "on")
-    if kind == "array":
-        return [item for item in value.split(",") if item]
-    return value

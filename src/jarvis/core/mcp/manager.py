@@ -109,7 +109,7 @@ class MCPManager:
         self._log_dir = log_dir
         self._hooks = hooks
         self._auth = auth
-        self._on_status = on_status
+        self._listeners: list[StatusListener] = [on_status] if on_status is not None else []
         self._servers: dict[str, _Server] = {}
         self._problems: dict[str, ConfigProblem] = {}
         self._order: list[str] = []
@@ -151,6 +151,11 @@ class MCPManager:
                 raise KeyError(each)
             server.connection.reconnect()
         return names
+
+    def watch(self, listener: StatusListener) -> Callable[[], None]:
+        """Hear every server's status change from now on; returns the way to stop."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
 
     @property
     def desk(self) -> ElicitationDesk | None:
@@ -276,8 +281,9 @@ class MCPManager:
             self._publish_resource_tool()
         if connection.state in ("failed", "needs_login") and connection.error:
             _log.warning("MCP server %r: %s", connection.name, connection.error)
-        if self._on_status is not None:
-            self._on_status(self._status(server))
+        status = self._status(server)
+        for listener in list(self._listeners):
+            listener(status)
 
     def _status(self, server: _Server) -> ServerStatus:
         connection = server.connection

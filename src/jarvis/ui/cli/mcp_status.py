@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from jarvis.common.i18n import Language, t
-from jarvis.core.mcp import ServerStatus
+from jarvis.core.mcp import MCPManager, ServerStatus
 
 _INDENT = " " * 9
 
@@ -26,3 +28,31 @@ def status_lines(servers: list[ServerStatus], lang: Language) -> list[str]:
         if server.log:
             lines.append(_INDENT + t("mcp.stderr_log", lang, path=server.log))
     return lines
+
+
+class StatusNotices:
+    """One terminal line when a server is connected or has failed (not on every tool-list
+    refresh): the person knows when its tools and prompts can be used."""
+
+    _SAID = ("connected", "failed", "needs_login")
+
+    def __init__(self, say: Callable[[str], None], lang: Language) -> None:
+        self.say = say
+        self.lang = lang
+        self._last: dict[str, str] = {}
+
+    def follow(self, manager: MCPManager) -> Callable[[], None]:
+        """Says the states already reached, then each change; returns the way to stop."""
+        for status in manager.status():
+            self(status)
+        return manager.watch(self)
+
+    def __call__(self, status: ServerStatus) -> None:
+        if status.state not in self._SAID or self._last.get(status.name) == status.state:
+            self._last[status.name] = status.state
+            return
+        self._last[status.name] = status.state
+        state = t(f"mcp.state.{status.state}", self.lang)
+        detail = t("mcp.tool_count", self.lang, count=status.tool_count) if status.ok else ""
+        detail = detail or (status.error or "")
+        self.say(t("mcp.terminal.status", self.lang, name=status.name, state=state, detail=detail))

@@ -11,7 +11,7 @@ from mcp.shared.auth import OAuthToken
 
 from jarvis.agent_layer.events import ToolProgress
 from jarvis.core.mcp.call_order import CallOrder
-from jarvis.core.mcp.elicitation import form_content
+from jarvis.core.mcp.form_answer import FormError, form_content
 from jarvis.core.mcp.oauth import FileTokenStorage, token_path
 from jarvis.ui.cli.render import progress_line
 
@@ -71,10 +71,12 @@ SCHEMA = {
     "properties": {
         "name": {"type": "string"},
         "check": {"type": "boolean"},
-        "count": {"type": "integer", "default": 42},
+        "count": {"type": "integer", "default": 42, "minimum": 1, "maximum": 100},
         "ratio": {"type": "number"},
-        "tags": {"type": "array", "items": {"type": "string"}},
+        "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b", "c"]}},
+        "hero": {"type": "string", "oneOf": [{"const": "h1", "title": "Superman"}]},
     },
+    "required": ["name"],
 }
 
 
@@ -86,9 +88,36 @@ SCHEMA = {
             "name='Ada Lovelace' check=yes count=7",
             {"name": "Ada Lovelace", "check": True, "count": 7},
         ),
-        ("ratio=0.5 tags=a,b other=x", {"ratio": 0.5, "tags": ["a", "b"], "count": 42}),
-        ("count=many", {"count": "many"}),
+        (
+            "name=A check=no ratio=0.5 tags=a,b",
+            {"name": "A", "check": False, "ratio": 0.5, "tags": ["a", "b"], "count": 42},
+        ),
+        ("name=A hero=h1", {"name": "A", "hero": "h1", "count": 42}),
     ],
 )
 def test_a_typed_line_becomes_form_content(line: str, expected: dict[str, object]) -> None:
     assert form_content(SCHEMA, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "key", "fields"),
+    [
+        ("name='Ada", "unreadable", {"reason": "No closing quotation"}),
+        ("name=A Lovelace", "not_a_pair", {"word": "Lovelace"}),
+        ("name=A other=x", "unknown_field", {"field": "other"}),
+        ("name=A check=maybe", "not_a_boolean", {"value": "maybe"}),
+        ("name=A count=many", "not_an_integer", {"value": "many"}),
+        ("name=A ratio=half", "not_a_number", {"value": "half"}),
+        ("name=A count=101", "out_of_range", {"range": "1…100"}),
+        ("name=A tags=a,z", "not_a_choice", {"value": "z", "choices": "a, b, c"}),
+        ("name=A hero=Superman", "not_a_choice", {"value": "Superman", "choices": "h1"}),
+        ("check=yes", "missing", {"fields": "name"}),
+    ],
+)
+def test_a_line_that_does_not_fit_the_form_says_why(
+    line: str, key: str, fields: dict[str, str]
+) -> None:
+    with pytest.raises(FormError) as caught:
+        form_content(SCHEMA, line)
+    assert caught.value.problem == key
+    assert fields.items() <= caught.value.fields.items()
