@@ -48,3 +48,27 @@ async def test_mcp_card_shows_states_reconnects_and_answers_a_form(
         await form.locator("button[type=submit]").click()
         await expect(form).to_have_count(0)
         await expect(page.locator("#messages .msg.assistant").last).to_have_text("thanks")
+
+
+async def test_mcp_card_lists_resources_and_templates_and_attaches_a_resource(
+    browser: Browser,
+    npm_bin: Path,  # noqa: F811 - the fixture imported above
+    tmp_path: Path,
+) -> None:
+    everything = {"command": str(npm_bin / "mcp-server-everything"), "args": ["stdio"]}
+    with live_server(tmp_path, ["unused"], mcpServers={"everything": everything}) as server:
+        page = await open_hud(browser, server.launch_url())
+        row = page.locator(".mcp-card .mcp-server", has_text="everything")
+        await expect(row).to_contain_text("연결됨")
+        await row.locator("details.mcp-resources summary").click()
+        templates = row.locator(".mcp-templates code")
+        await expect(templates).to_contain_text(
+            [
+                "demo://resource/dynamic/text/{resourceId}",
+                "demo://resource/dynamic/blob/{resourceId}",
+            ]
+        )
+        first = row.locator(".mcp-resource-items button").first
+        uri = str(await first.get_attribute("title")).split("@everything:", 1)[1]
+        await first.click()
+        await expect(page.locator("#input")).to_have_value(f"@everything:{uri} ")

@@ -70,7 +70,7 @@ async def test_an_elicitation_form_is_answered_from_the_window(
         await tab.close()
 
 
-async def test_the_composer_asks_the_server_for_prompts_and_argument_values(
+async def test_prompts_argument_values_and_resource_templates_over_http(
     npm_bin: Path, tmp_path: Path
 ) -> None:
     with live_server(
@@ -86,6 +86,7 @@ async def test_the_composer_asks_the_server_for_prompts_and_argument_values(
             )
             unknown = await http.get("/api/mcp/complete", params={**query, "server": "nobody"})
             broken = await http.get("/api/mcp/complete", params={**query, "context": "[1]"})
+            catalog = (await http.get("/api/mcp/resources", params={"server": "everything"})).json()
         async with httpx.AsyncClient(base_url=server.url) as stranger:
             refused = await stranger.get("/api/mcp/complete", params=query)
 
@@ -93,3 +94,5 @@ async def test_the_composer_asks_the_server_for_prompts_and_argument_values(
     assert [a["name"] for a in team["arguments"]] == ["department", "name"]
     assert (people.status_code, people.json()) == (200, {"values": ["David", "Eve", "Frank"]})
     assert (unknown.status_code, broken.status_code, refused.status_code) == (404, 422, 401)
+    templates = [t["uri_template"] for t in catalog["templates"]]
+    assert "demo://resource/dynamic/text/{resourceId}" in templates and catalog["resources"]

@@ -16,6 +16,10 @@ MESSAGES: dict[str, dict[Language, str]] = {
     "mcp.state.closed": {"ko": "닫힘", "en": "closed"},
     "mcp.state.broken": {"ko": "설정 오류", "en": "broken config"},
     "mcp.tool_count": {"ko": "도구 {count}개", "en": "{count} tools"},
+    "mcp.resource_count": {
+        "ko": "리소스 {count}개 · URI 템플릿 {templates}개",
+        "en": "{count} resources · {templates} URI templates",
+    },
     "mcp.shadows": {"ko": "대체하는 기본 도구: {names}", "en": "shadows built-ins: {names}"},
     "mcp.last_error": {"ko": "마지막 오류: {error}", "en": "last error: {error}"},
     "mcp.stderr_log": {"ko": "서버 stderr 로그: {path}", "en": "server stderr log: {path}"},

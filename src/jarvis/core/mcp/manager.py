@@ -26,10 +26,14 @@ from jarvis.core.mcp.resources import (
     MENTION,
     PROMPT_COMMAND,
     ReadResourceTool,
+    ResourceCatalog,
     attach_mentions,
     expand_prompt,
     list_prompts,
+    list_resource_templates,
+    offers_resources,
     prompt_arguments,
+    resource_catalog,
 )
 from jarvis.core.mcp.session_parts import MCPServerError
 from jarvis.core.mcp.tools import MCPTool
@@ -93,6 +97,9 @@ class ConfigProblem:
 class _Server:
     connection: MCPConnection
     tools: list[MCPTool] = field(default_factory=list)
+    # URI templates, named in `read_resource`'s description; fetched after each connect.
+    templates: list[mcp_types.ResourceTemplate] = field(default_factory=list)
+    fetching: asyncio.Task[None] | None = None
 
 
 class MCPManager:
@@ -200,6 +207,13 @@ class MCPManager:
             raise KeyError(server)
         return await complete_argument(connection, prompt, argument, value, context)
 
+    async def resources(self, server: str) -> ResourceCatalog:
+        """One server's resources and URI templates (KeyError: no such server)."""
+        connection = self.connection(server)
+        if connection is None:
+            raise KeyError(server)
+        return await resource_catalog(connection)
+
     async def expand_input(self, text: str) -> str:
         """`/server:prompt args` → the prompt's text; `@server:uri` → the resource attached.
         A failure becomes an error line in place of the command (the person sees why)."""
@@ -240,6 +254,8 @@ class MCPManager:
 
     async def _remove(self, name: str) -> None:
         server = self._servers.pop(name)
+        if server.fetching is not None:
+            server.fetching.cancel()
         self._registry.replace_layer("mcp", [], owner=name)
         self._registry.hide_builtins(name, ())
         await server.connection.aclose()
@@ -258,15 +274,23 @@ class MCPManager:
         self._registry.hide_builtins(connection.name, self._shadows(server))
         self._state_changed(connection)
         self._publish_resource_tool()
+        if offers_resources(connection) and server.fetching is None:
+            server.fetching = asyncio.create_task(self._fetch_templates(server))
+
+    async def _fetch_templates(self, server: _Server) -> None:
+        try:
+            server.templates = await list_resource_templates(server.connection)
+        except MCPServerError:
+            server.templates = []  # a server without templates answers "method not found"
+        finally:
+            server.fetching = None
+        self._publish_resource_tool()
 
     def _publish_resource_tool(self) -> None:
         """`read_resource` exists while some connected server offers resources."""
-        offering = {
-            c.name: c
-            for c in self.connections()
-            if c.client is not None and c.client.server_capabilities.resources is not None
-        }
-        tools = [ReadResourceTool(offering)] if offering else []
+        offering = {c.name: c for c in self.connections() if offers_resources(c)}
+        templates = {name: self._servers[name].templates for name in offering}
+        tools = [ReadResourceTool(offering, templates)] if offering else []
         self._registry.replace_layer("mcp", tools, owner="")
 
     def _shadows(self, server: _Server) -> tuple[str, ...]:

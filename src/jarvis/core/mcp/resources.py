@@ -1,7 +1,9 @@
 """Resources and prompts of connected servers.
 
 - `read_resource`: one tool the model calls for the `resource_link`s tool results mention (and
-  any resource a server lists); its text is capped like a tool result, images become parts.
+  any resource a server lists); its text is capped like a tool result, images become parts. A
+  server's URI templates (`resources/templates/list`) are named in its description; the model
+  reads one by giving the template and its variables (`arguments`), expanded per RFC 6570.
 - `@server:uri` in a prompt attaches that resource's text to the message (terminal and HUD).
 - Prompts: `/<server>:<prompt> args` expands to the prompt's messages as the user's text.
 """
@@ -10,9 +12,11 @@ from __future__ import annotations
 
 import re
 import shlex
+from dataclasses import dataclass
 from typing import Any, Final
 
 import mcp_types
+from mcp.shared.uri_template import InvalidUriTemplate, UriTemplate
 
 from jarvis.agent_layer.tools import ToolResult
 from jarvis.core.mcp.client import MCPConnection
@@ -25,6 +29,8 @@ READ_RESOURCE: Final = "read_resource"
 MENTION: Final = re.compile(r"@([A-Za-z0-9_-]+):(\S+)")
 PROMPT_COMMAND: Final = re.compile(r"^/([A-Za-z0-9_-]+):([^\s]+)(?:\s+(.*))?$", re.S)
 _LIST_PAGES: Final = 20
+# Templates named in the tool's description (every turn pays for them): a few per server.
+_TEMPLATES_DESCRIBED: Final = 8
 
 
 async def list_resources(connection: MCPConnection) -> list[mcp_types.Resource]:
@@ -34,6 +40,67 @@ async def list_resources(connection: MCPConnection) -> list[mcp_types.Resource]:
 
     limit = connection.config.call_timeout
     return await connection.request("resources/list", send, limit_sec=limit, retry_lost=True)
+
+
+async def list_resource_templates(connection: MCPConnection) -> list[mcp_types.ResourceTemplate]:
+    async def send(client: Any) -> list[mcp_types.ResourceTemplate]:
+        pages = client.list_resource_templates
+        field = "resource_templates"
+        return await all_pages(lambda cursor: pages(cursor=cursor), field, _LIST_PAGES)
+
+    limit = connection.config.call_timeout
+    return await connection.request(
+        "resources/templates/list", send, limit_sec=limit, retry_lost=True
+    )
+
+
+@dataclass(frozen=True)
+class ResourceCatalog:
+    """A server's resources and resource templates, as `jarvis mcp list` and the HUD show them."""
+
+    resources: list[mcp_types.Resource]
+    templates: list[mcp_types.ResourceTemplate]
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "resources": [
+                {"uri": str(r.uri), "name": r.name, "description": r.description or ""}
+                for r in self.resources
+            ],
+            "templates": [
+                {"uri_template": t.uri_template, "name": t.name, "description": t.description or ""}
+                for t in self.templates
+            ],
+        }
+
+
+def offers_resources(connection: MCPConnection) -> bool:
+    client = connection.client
+    return client is not None and client.server_capabilities.resources is not None
+
+
+async def resource_catalog(connection: MCPConnection) -> ResourceCatalog:
+    """Both lists; empty for a server without the resources capability."""
+    if not offers_resources(connection):
+        return ResourceCatalog([], [])
+    return ResourceCatalog(
+        await list_resources(connection), await list_resource_templates(connection)
+    )
+
+
+def resolve_uri(uri: str, arguments: object) -> str:
+    """A URI as is, or a URI template expanded with `arguments` (every variable needed)."""
+    if not UriTemplate.is_template(uri):
+        return uri
+    try:
+        template = UriTemplate.parse(uri)
+    except InvalidUriTemplate as exc:
+        raise ValueError(f"not a valid URI template: {exc}") from None
+    values = {str(k): str(v) for k, v in arguments.items()} if isinstance(arguments, dict) else {}
+    missing = [name for name in template.variable_names if name not in values]
+    if missing:
+        raise ValueError(f"the URI template needs {', '.join(missing)} (give them in 'arguments')")
+    return template.expand(values)
 
 
 async def read(connection: MCPConnection, uri: str) -> mcp_types.ReadResourceResult:
@@ -55,16 +122,29 @@ def as_tool_result(result: mcp_types.ReadResourceResult, max_chars: int) -> Tool
 class ReadResourceTool(Tool):
     """Reads one resource of one connected server."""
 
-    def __init__(self, connections: dict[str, MCPConnection]) -> None:
+    def __init__(
+        self,
+        connections: dict[str, MCPConnection],
+        templates: dict[str, list[mcp_types.ResourceTemplate]] | None = None,
+    ) -> None:
         self.name = READ_RESOURCE  # type: ignore[misc]
         self.description = (  # type: ignore[misc]
             "Read a resource of an MCP server (e.g. a resource link a tool returned)."
+            + _templates_described(templates or {})
         )
         self.parameters = {  # type: ignore[misc]
             "type": "object",
             "properties": {
                 "server": {"type": "string", "enum": sorted(connections)},
-                "uri": {"type": "string", "description": "The resource URI."},
+                "uri": {
+                    "type": "string",
+                    "description": "The resource URI, or one of the server's URI templates.",
+                },
+                "arguments": {
+                    "type": "object",
+                    "additionalProperties": {"type": "string"},
+                    "description": "Values of a URI template's {variables}.",
+                },
             },
             "required": ["server", "uri"],
         }
@@ -86,10 +166,24 @@ class ReadResourceTool(Tool):
         if connection is None:
             return ToolResult(content=f"no such MCP server: {args.get('server')}", is_error=True)
         try:
-            result = await read(connection, str(args.get("uri", "")))
-        except MCPServerError as exc:
+            uri = resolve_uri(str(args.get("uri", "")), args.get("arguments"))
+            result = await read(connection, uri)
+        except (MCPServerError, ValueError) as exc:
             return ToolResult(content=str(exc), is_error=True)
         return as_tool_result(result, connection.config.max_result_chars)
+
+
+def _templates_described(templates: dict[str, list[mcp_types.ResourceTemplate]]) -> str:
+    lines = [
+        f"\n- {server}: {t.uri_template} ({t.name})"
+        for server, listed in sorted(templates.items())
+        for t in listed[:_TEMPLATES_DESCRIBED]
+    ]
+    if not lines:
+        return ""
+    return " URI templates (give the template as `uri`, its variables as `arguments`):" + "".join(
+        lines
+    )
 
 
 async def attach_mentions(text: str, connections: dict[str, MCPConnection]) -> str:

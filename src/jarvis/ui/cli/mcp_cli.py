@@ -80,7 +80,7 @@ def list_servers() -> None:
     from jarvis.core.mcp import MCPManager
     from jarvis.core.mcp.oauth import stored_auth
     from jarvis.core.tools.registry import ToolRegistry
-    from jarvis.ui.cli.mcp_status import status_lines
+    from jarvis.ui.cli.mcp_status import resource_catalogs, status_lines
 
     settings = _settings()
 
@@ -94,7 +94,8 @@ def list_servers() -> None:
         await manager.start(found.configs, found.problems)
         try:
             await manager.wait_ready()
-            for line in status_lines(manager.status(), settings.language):
+            catalogs = await resource_catalogs(manager)
+            for line in status_lines(manager.status(), settings.language, catalogs):
                 typer.echo(line)
         finally:
             await manager.aclose()

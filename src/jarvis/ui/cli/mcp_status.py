@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 from jarvis.common.i18n import Language, t
-from jarvis.core.mcp import MCPManager, ServerStatus
+from jarvis.core.mcp import MCPManager, MCPServerError, ServerStatus
+from jarvis.core.mcp.resources import ResourceCatalog
 
 _INDENT = " " * 9
 
 
-def status_lines(servers: list[ServerStatus], lang: Language) -> list[str]:
-    """Each server's state, its tools with descriptions, what it shadows, its last error."""
+def status_lines(
+    servers: list[ServerStatus],
+    lang: Language,
+    catalogs: dict[str, ResourceCatalog] | None = None,
+) -> list[str]:
+    """Each server's state, its tools with descriptions, its resources and URI templates (when
+    `catalogs` has them), what it shadows, its last error."""
     lines: list[str] = []
     for server in servers:
         mark = "ok " if server.ok else "ERR"
@@ -21,12 +28,35 @@ def status_lines(servers: list[ServerStatus], lang: Language) -> list[str]:
         for tool in server.tools:
             summary = tool.description.splitlines()[0][:80] if tool.description else ""
             lines.append(f"{_INDENT}{tool.name}  {summary}".rstrip())
+        if catalogs and server.name in catalogs:
+            lines.extend(_catalog_lines(catalogs[server.name], lang))
         if server.shadows:
             lines.append(_INDENT + t("mcp.shadows", lang, names=", ".join(server.shadows)))
         if server.error:
             lines.append(_INDENT + t("mcp.last_error", lang, error=server.error))
         if server.log:
             lines.append(_INDENT + t("mcp.stderr_log", lang, path=server.log))
+    return lines
+
+
+async def resource_catalogs(manager: MCPManager) -> dict[str, ResourceCatalog]:
+    """The resources and URI templates of each connected server (one that fails: left out)."""
+    found: dict[str, ResourceCatalog] = {}
+    for status in manager.status():
+        if status.ok:
+            with contextlib.suppress(MCPServerError):
+                found[status.name] = await manager.resources(status.name)
+    return found
+
+
+def _catalog_lines(catalog: ResourceCatalog, lang: Language) -> list[str]:
+    if not catalog.resources and not catalog.templates:
+        return []
+    counts = t(
+        "mcp.resource_count", lang, count=len(catalog.resources), templates=len(catalog.templates)
+    )
+    lines = [_INDENT + counts]
+    lines.extend(f"{_INDENT}  {each.uri_template}  {each.name}" for each in catalog.templates)
     return lines
 
 

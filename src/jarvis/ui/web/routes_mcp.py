@@ -1,5 +1,6 @@
-"""MCP routes: server states for the HUD, reconnect, answers to elicitation forms, and what the
-composer offers while `/<server>:<prompt> args` is typed (prompt names, argument values)."""
+"""MCP routes: server states for the HUD, a server's resources and URI templates, reconnect,
+answers to elicitation forms, and what the composer offers while `/<server>:<prompt> args` is
+typed (prompt names, argument values)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,16 @@ def register(app: FastAPI, assembly: AppAssembly) -> None:
     @router.get("/prompts")
     async def prompts() -> dict[str, Any]:
         return {"prompts": [prompt.as_dict() for prompt in await assembly.mcp.prompts()]}
+
+    @router.get("/resources")
+    async def resources(server: str) -> dict[str, Any]:
+        try:
+            catalog = await assembly.mcp.resources(server)
+        except KeyError:
+            raise HTTPException(404, f"no such MCP server: {server}") from None
+        except MCPServerError as exc:
+            raise HTTPException(502, str(exc)) from None
+        return catalog.as_dict()
 
     # GET, like the other reads: typing sends one per pause, and writes count toward the limit.
     @router.get("/complete")

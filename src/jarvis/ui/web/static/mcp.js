@@ -1,6 +1,7 @@
 // MCP in the HUD: each server's state (connecting, connected, reconnecting, failed, needs
-// sign-in) with a reconnect button, progress of long tool calls, and elicitation forms a server
-// asks the person to fill in (every window shows the form; the first answer wins).
+// sign-in) with a reconnect button, its resources and URI templates (a resource clicked goes
+// into the message as `@server:uri`), progress of long tool calls, and elicitation forms a
+// server asks the person to fill in (every window shows the form; the first answer wins).
 (() => {
   "use strict";
   const hud = window.jarvisHud;
@@ -8,11 +9,13 @@
   const T = {
     ko: { title: "MCP 서버", reconnect: "재연결", accept: "보내기", decline: "거절", none: "MCP 서버 없음",
       states: { connecting: "연결 중", connected: "연결됨", reconnecting: "재연결 중", failed: "실패 (재시도 중)",
-        needs_login: "로그인 필요", closed: "닫힘", broken: "설정 오류" }, tools: "도구" },
+        needs_login: "로그인 필요", closed: "닫힘", broken: "설정 오류" }, tools: "도구",
+      resources: "리소스", templates: "URI 템플릿", more: (n) => `… ${n}개 더`, attach: "메시지에 첨부" },
     en: { title: "MCP servers", reconnect: "Reconnect", accept: "Send", decline: "Decline", none: "No MCP servers",
       states: { connecting: "connecting", connected: "connected", reconnecting: "reconnecting",
         failed: "failed (retrying)", needs_login: "needs sign-in", closed: "closed", broken: "broken config" },
-      tools: "tools" },
+      tools: "tools", resources: "Resources", templates: "URI templates", more: (n) => `… ${n} more`,
+      attach: "Attach to the message" },
   };
   const tr = () => T[hud.lang()] || T.ko;
   const el = (tag, cls, text) => {
@@ -51,6 +54,7 @@
     const state = tr().states[server.state] || server.state;
     li.append(el("strong", "", server.name), el("span", "muted", ` · ${state} · ${server.tools.length} ${tr().tools}`));
     if (server.error) li.append(el("div", "muted", server.error));
+    if (server.state === "connected") li.append(resources(server.name));
     if (server.state !== "broken") {
       const button = el("button", "ghost", tr().reconnect);
       button.type = "button";
@@ -65,6 +69,54 @@
       li.append(button);
     }
     return li;
+  }
+
+  // Loaded when opened (and again after each refresh while it stays open).
+  const opened = new Set();
+  const SHOWN = 30;
+  function resources(name) {
+    const box = el("details", "mcp-resources");
+    const summary = el("summary", "", `${tr().resources} · ${tr().templates}`);
+    const lists = el("div", "mcp-resource-lists");
+    box.append(summary, lists);
+    box.addEventListener("toggle", () => {
+      if (box.open) { opened.add(name); load(name, summary, lists); } else opened.delete(name);
+    });
+    if (opened.has(name)) box.open = true;
+    return box;
+  }
+  async function load(name, summary, lists) {
+    let found;
+    try {
+      const answer = await fetch(`/api/mcp/resources?server=${encodeURIComponent(name)}`, { credentials: "same-origin" });
+      if (!answer.ok) return;
+      found = await answer.json();
+    } catch (_) { return; }
+    summary.textContent = `${tr().resources} ${found.resources.length} · ${tr().templates} ${found.templates.length}`;
+    const templates = el("ul", "mcp-templates");
+    for (const t of found.templates) {
+      const li = el("li", "", "");
+      li.append(el("code", "", t.uri_template), el("span", "muted", ` ${t.name}`));
+      templates.append(li);
+    }
+    const items = el("ul", "mcp-resource-items");
+    for (const r of found.resources.slice(0, SHOWN)) {
+      const b = el("button", "ghost small", r.name || r.uri);
+      b.type = "button";
+      b.title = `${tr().attach}: @${name}:${r.uri}`;
+      b.addEventListener("click", () => attach(`@${name}:${r.uri}`));
+      const li = el("li");
+      li.append(b);
+      items.append(li);
+    }
+    if (found.resources.length > SHOWN) items.append(el("li", "muted", tr().more(found.resources.length - SHOWN)));
+    lists.replaceChildren(templates, items);
+  }
+  function attach(mention) {
+    const input = document.getElementById("input");
+    if (!input) return;
+    input.value = `${input.value.replace(/\s*$/, "")}${input.value.trim() ? " " : ""}${mention} `;
+    input.focus();
   }
 
   hud.on("tool_progress", (ev) => {
