@@ -182,7 +182,7 @@ async def test_a_dead_stdio_server_is_noticed_and_restarted_before_the_next_call
     manager: MCPManager, call: Call
 ) -> None:
     states: list[str] = []
-    manager._on_status = lambda status: states.append(status.state)
+    manager.watch(lambda status: states.append(status.state))
     await manager.start([stdio_config("demo")])
     await manager.wait_ready()
     first_pid = int((await call("demo__pid")).content)
