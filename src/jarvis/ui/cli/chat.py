@@ -26,6 +26,7 @@ from jarvis.core.session import AgentSession
 from jarvis.core.slash.openloop import openloop_command
 from jarvis.ui.cli.approval import TerminalApprovalChannel
 from jarvis.ui.cli.elicitation import TerminalElicitation
+from jarvis.ui.cli.mcp_status import StatusNotices
 from jarvis.ui.cli.render import TerminalRenderer
 
 _EOF = object()
@@ -94,6 +95,16 @@ class ChatRepl:
             loop.add_signal_handler(signal.SIGINT, self._on_interrupt)
         name = self.session.setup.agent_name
         self.render.line(t("terminal.banner", self.lang, agent=name, session=self.session.id))
+        # MCP servers connect in the background: say when each is ready (or why it is not).
+        notices = StatusNotices(lambda line: self.render.line(self.render.shown(line)), self.lang)
+        unwatch = notices.follow(self.builder.app.mcp)
+        try:
+            await self._loop()
+        finally:
+            unwatch()
+
+    async def _loop(self) -> None:
+        assert self.reader is not None
         while True:
             self.render.write("› ")
             line = self._backlog.pop(0) if self._backlog else await self.reader.next()

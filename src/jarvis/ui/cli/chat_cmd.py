@@ -15,7 +15,6 @@ from jarvis.common.i18n import t
 from jarvis.ui.cli.chat import ChatRepl
 from jarvis.ui.cli.chat_log import NoticeHandler, route_logs
 from jarvis.ui.cli.main import assemble, env_language, fail
-from jarvis.ui.cli.mcp_status import StatusNotices
 
 
 def run_chat(*, demo: bool, session_id: str | None, agent: str | None = None) -> None:
@@ -55,10 +54,6 @@ async def _chat(
         repl = ChatRepl(agents, session)
         if notice is not None:
             notice.attach(repl.render.line)
-        # MCP servers connect in the background: say when each is ready (or why it is not).
-        unwatch = StatusNotices(
-            lambda line: repl.render.line(repl.render.shown(line)), lang
-        ).follow(assembly.mcp)
         # Reminders and unattended results reach the terminal too (seed 001, issue 19).
         unattended = Unattended(assembly, agents.builders())
         unattended.hub.terminal = None
@@ -75,6 +70,5 @@ async def _chat(
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await starting
             await unattended.aclose()
-            unwatch()
     finally:
         await assembly.aclose()
