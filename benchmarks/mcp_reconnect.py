@@ -12,6 +12,8 @@ Cases, each `RUNS` times, with the real `MCPManager` and published/SDK servers:
   The call is made once the death is noticed (reported as `noticed`): a call racing the kill
   by a millisecond may have reached the server, so it is not resent (only read-only ones are).
   Also printed: when the server was connected again (respawned, initialized, tools listed).
+- py-prestarted: connecting (spawn a stdio bridge, initialize, tools/list) to a Python SDK
+  server that has already started and imported everything: the client's own share.
 - py-bare-start / py-import-sdk: a fresh interpreter doing nothing / importing the SDK's
   `MCPServer`: the part of a Python stdio server's restart that no client can save.
 
@@ -31,6 +33,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -164,6 +167,36 @@ async def stdio_kill(runs: int, command: list[str], marker: str) -> tuple[list[f
     return times, failures
 
 
+async def prestarted_connect(runs: int, folder: Path) -> list[float]:
+    """Connect (initialize + tools/list) to a Python SDK server that has already started: the
+    client's own share of a reconnect. The command only bridges stdio to two FIFOs."""
+    times: list[float] = []
+    for run in range(runs):
+        pipes = folder / f"run-{run}"
+        pipes.mkdir()
+        to_server, from_server, ready = pipes / "in", pipes / "out", pipes / "ready"
+        os.mkfifo(to_server)
+        os.mkfifo(from_server)
+        server = await asyncio.create_subprocess_exec(
+            sys.executable, str(DEMO), "--fifos", str(to_server), str(from_server),
+            "--ready", str(ready),
+        )  # fmt: skip
+        while not ready.exists():  # noqa: ASYNC110 - the server touches a file when ready
+            await asyncio.sleep(0.01)
+        bridge = ["sh", "-c", 'cat "$1" & exec cat > "$2"', "bridge", str(from_server)]
+        manager = MCPManager(ToolRegistry())
+        started = time.perf_counter()
+        config = MCPServerConfig(name="demo", transport="stdio", command=[*bridge, str(to_server)])
+        await manager.start([config])
+        await manager.wait_ready()
+        times.append(time.perf_counter() - started)
+        assert manager.status()[0].ok, manager.status()[0].error
+        await manager.aclose()
+        server.kill()
+        await server.wait()
+    return times
+
+
 def interpreter_start(runs: int, code: str) -> list[float]:
     """A fresh Python running `code`: what a Python stdio server pays before it can answer."""
     times: list[float] = []
@@ -205,6 +238,8 @@ async def main() -> None:
     report("stdio-kill-node", *await stdio_kill(args.runs, node, "mcp-server-everything"))
     python = [sys.executable, str(DEMO), "--prefix", ""]
     report("stdio-kill-py", *await stdio_kill(args.runs, python, "demo_server.py"))
+    with tempfile.TemporaryDirectory() as folder:
+        report("py-prestarted", await prestarted_connect(args.runs, Path(folder)), 0)
     report("py-bare-start", interpreter_start(args.runs, "pass"), 0)
     report("py-import-sdk", interpreter_start(args.runs, "import mcp.server.mcpserver"), 0)
     print(load_average())
