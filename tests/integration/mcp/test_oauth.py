@@ -26,7 +26,11 @@ from jarvis.core.mcp.oauth import LoginFailed, login, stored_auth, token_path
 from jarvis.core.tools.base import ToolEnv
 from jarvis.core.tools.registry import ToolRegistry
 from tests.integration.mcp.conftest import ServeApp, free_port, wait_for
-from tests.integration.mcp.servers.auth_server import AuthLedger, build_protected_app
+from tests.integration.mcp.servers.auth_server import (
+    AuthLedger,
+    build_authorization_server,
+    build_protected_app,
+)
 
 HTTP_BROWSER = Path(__file__).parent / "servers" / "http_browser.py"
 Connect = Callable[[MCPServerConfig], Awaitable[tuple[MCPManager, ToolRegistry]]]
@@ -54,11 +58,16 @@ class Protected:
     ledger: AuthLedger
 
 
-@pytest.fixture
-async def protected(serve_app: ServeApp) -> Protected:
+@pytest.fixture(params=["one origin", "separate authorization server"])
+async def protected(serve_app: ServeApp, request: pytest.FixtureRequest) -> Protected:
+    """The protected server, being its own authorization server or trusting one elsewhere."""
     ledger = AuthLedger()
     port = free_port()
-    await serve_app(build_protected_app(port, ledger), port=port)
+    issuer_port = None
+    if request.param == "separate authorization server":
+        issuer_port = free_port()
+        await serve_app(build_authorization_server(issuer_port, ledger), port=issuer_port)
+    await serve_app(build_protected_app(port, ledger, issuer_port=issuer_port), port=port)
     url = f"http://127.0.0.1:{port}/mcp"
     return Protected(MCPServerConfig(name="secure", transport="http", url=url), ledger)
 

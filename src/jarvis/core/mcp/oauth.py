@@ -10,6 +10,7 @@ connects without OAuth, and a 401 then says to run the login command.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import time
@@ -25,9 +26,11 @@ from mcp.shared.auth import (
     AuthorizationCodeResult,
     OAuthClientInformationFull,
     OAuthClientMetadata,
+    OAuthMetadata,
     OAuthToken,
+    ProtectedResourceMetadata,
 )
-from pydantic import AnyUrl
+from pydantic import AnyUrl, BaseModel, ValidationError
 
 from jarvis.core.mcp.config import MCPServerConfig
 from jarvis.core.mcp.oauth_callback import BrowserReturn
@@ -76,6 +79,20 @@ class FileTokenStorage(TokenStorage):
         """When the stored access token expires (epoch seconds; None: not said)."""
         value = self._data().get("expires_at")
         return float(value) if isinstance(value, int | float) else None
+
+    def discovered(self) -> dict[str, Any]:
+        """The metadata found at sign-in (`authorization_server`, `protected_resource`)."""
+        found = self._data().get("discovered")
+        return found if isinstance(found, dict) else {}
+
+    def set_discovered(self, **metadata: BaseModel | None) -> None:
+        data = self._data()
+        data["discovered"] = {
+            key: value.model_dump(mode="json", exclude_none=True)
+            for key, value in metadata.items()
+            if value is not None
+        }
+        self._write(data)
 
     def forget_client_unless_redirect(self, redirect_uri: str) -> None:
         """A sign-in listens on a new port each time: a client registered for another
@@ -192,7 +209,7 @@ def _provider(
         response_types=["code"],
         token_endpoint_auth_method="none",
     )
-    return _StoredExpiryOAuth(
+    return _RememberingOAuth(
         server_url=url,
         client_metadata=metadata,
         storage=storage,
@@ -201,19 +218,41 @@ def _provider(
     )
 
 
-class _StoredExpiryOAuth(OAuthClientProvider):
-    """The SDK's provider, with the access token's expiry read back from the token file.
+class _RememberingOAuth(OAuthClientProvider):
+    """The SDK's provider, with what it learnt at sign-in kept in the token file.
 
-    The SDK keeps the expiry in memory only, so a token loaded from storage counts as valid
-    forever: once expired, the server's 401 sends the SDK into a new browser sign-in (which a
-    background connection cannot do) instead of a refresh. With the stored expiry, an expired
-    token is refreshed before it is sent."""
+    The SDK keeps the token's expiry and the discovered metadata in memory only. In a later
+    process a stored token then counts as valid forever (once expired, the 401 sends the SDK
+    into a browser sign-in, which a background connection cannot do), and a refresh goes to
+    `/token` on the MCP server's origin, wrong wherever the authorization server lives
+    elsewhere. Read back, an expired token is refreshed before it is sent, at the right place."""
 
     async def _initialize(self) -> None:
         await super()._initialize()
         storage = self.context.storage
-        if isinstance(storage, FileTokenStorage) and self.context.current_tokens is not None:
-            self.context.token_expiry_time = storage.expires_at()
+        if not isinstance(storage, FileTokenStorage) or self.context.current_tokens is None:
+            return
+        self.context.token_expiry_time = storage.expires_at()
+        found = storage.discovered()
+        with contextlib.suppress(ValidationError):
+            if "authorization_server" in found:
+                self.context.oauth_metadata = OAuthMetadata.model_validate(
+                    found["authorization_server"]
+                )
+                self.context.auth_server_url = str(self.context.oauth_metadata.issuer)
+            if "protected_resource" in found:
+                self.context.protected_resource_metadata = ProtectedResourceMetadata.model_validate(
+                    found["protected_resource"]
+                )
+
+    async def _handle_token_response(self, response: httpx2.Response) -> None:
+        await super()._handle_token_response(response)
+        storage, context = self.context.storage, self.context
+        if isinstance(storage, FileTokenStorage):
+            storage.set_discovered(
+                authorization_server=context.oauth_metadata,
+                protected_resource=context.protected_resource_metadata,
+            )
 
 
 class LoginFailed(Exception):

@@ -2,7 +2,8 @@
 
 One Starlette app is both the authorization server (metadata discovery, dynamic client
 registration, `/authorize` with PKCE, `/token` for authorization codes and refresh tokens) and
-the resource server (`/mcp`, streamable HTTP, bearer tokens required). The routes, validation and
+the resource server (`/mcp`, streamable HTTP, bearer tokens required) — or the two run on
+separate origins, as most hosted servers do. The routes, validation and
 PKCE checks are the SDK's (`mcp.server.auth`); only the storage behind them is here, in memory,
 with switches the tests turn: deny the next authorization, hand out access tokens that say they
 are already expired, revoke every refresh token.
@@ -22,18 +23,24 @@ from mcp.server.auth.provider import (
     AuthorizationCode,
     AuthorizationParams,
     AuthorizeError,
+    ProviderTokenVerifier,
     RefreshToken,
     TokenError,
     construct_redirect_uri,
 )
+from mcp.server.auth.routes import create_auth_routes
 from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions, RevocationOptions
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 from pydantic import AnyHttpUrl
+from starlette.applications import Starlette
 from starlette.types import ASGIApp
 
 SCOPE = "mcp"
 _LIFETIME_SEC = 3600
+_REGISTRATION = ClientRegistrationOptions(
+    enabled=True, valid_scopes=[SCOPE], default_scopes=[SCOPE]
+)
 
 
 @dataclass
@@ -146,14 +153,19 @@ class InMemoryAuthProvider:
         )
 
 
-def build_protected_app(port: int, ledger: AuthLedger) -> ASGIApp:
-    """The protected server as an ASGI app, for `http://127.0.0.1:<port>/mcp`."""
+def build_protected_app(
+    port: int, ledger: AuthLedger, *, issuer_port: int | None = None
+) -> ASGIApp:
+    """The protected server as an ASGI app, for `http://127.0.0.1:<port>/mcp`.
+
+    Without `issuer_port` it is its own authorization server; with it, only the resource server,
+    trusting the authorization server there (`build_authorization_server`, same ledger)."""
     base = f"http://127.0.0.1:{port}"
+    issuer = f"http://127.0.0.1:{issuer_port or port}"
+    provider = InMemoryAuthProvider(ledger)
     settings = AuthSettings(
-        issuer_url=AnyHttpUrl(base),
-        client_registration_options=ClientRegistrationOptions(
-            enabled=True, valid_scopes=[SCOPE], default_scopes=[SCOPE]
-        ),
+        issuer_url=AnyHttpUrl(issuer),
+        client_registration_options=_REGISTRATION,
         revocation_options=RevocationOptions(enabled=True),
         required_scopes=[SCOPE],
         resource_server_url=AnyHttpUrl(f"{base}/mcp"),
@@ -162,7 +174,8 @@ def build_protected_app(port: int, ledger: AuthLedger) -> ASGIApp:
     server = MCPServer(
         "jarvis-protected",
         log_level="WARNING",
-        auth_server_provider=InMemoryAuthProvider(ledger),
+        auth_server_provider=None if issuer_port else provider,
+        token_verifier=ProviderTokenVerifier(provider) if issuer_port else None,
         auth=settings,
     )
 
@@ -171,3 +184,14 @@ def build_protected_app(port: int, ledger: AuthLedger) -> ASGIApp:
         return "signed in"
 
     return server.streamable_http_app()
+
+
+def build_authorization_server(port: int, ledger: AuthLedger) -> ASGIApp:
+    """An authorization server on its own origin (metadata, registration, authorize, token)."""
+    routes = create_auth_routes(
+        InMemoryAuthProvider(ledger),
+        issuer_url=AnyHttpUrl(f"http://127.0.0.1:{port}"),
+        client_registration_options=_REGISTRATION,
+        revocation_options=RevocationOptions(enabled=True),
+    )
+    return Starlette(routes=routes)
