@@ -157,6 +157,19 @@ async def test_an_expired_access_token_is_refreshed(
     assert stat.S_IMODE(token_path(tmp_path, "secure").stat().st_mode) == 0o600
 
 
+async def test_an_access_token_the_server_forgot_is_refreshed_not_re_asked(
+    protected: Protected, tmp_path: Path, connect: Connect
+) -> None:
+    await login(protected.config, tmp_path, open_url=Browser())
+    protected.ledger.access.clear()  # still valid by its expiry, but the server says 401
+
+    manager, registry = await connect(protected.config)
+
+    assert manager.status()[0].state == "connected", manager.status()[0].error
+    assert protected.ledger.grants == ["authorization_code", "refresh_token"]
+    assert "signed in" in await whoami(registry, tmp_path)
+
+
 async def test_a_revoked_refresh_token_needs_login_and_a_new_login_heals(
     protected: Protected, tmp_path: Path, connect: Connect
 ) -> None:

@@ -15,7 +15,7 @@ import json
 import os
 import time
 import webbrowser
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -244,6 +244,31 @@ class _RememberingOAuth(OAuthClientProvider):
                 self.context.protected_resource_metadata = ProtectedResourceMetadata.model_validate(
                     found["protected_resource"]
                 )
+
+    async def _auth_flow(
+        self, request: httpx2.Request
+    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        """The SDK's flow, plus one step: a 401 for a token that still looked valid (the server
+        forgot or revoked it early) is answered by a refresh before the SDK, which would go
+        straight to a new browser sign-in, sees it."""
+        flow = super()._auth_flow(request)
+        try:
+            outgoing = await flow.__anext__()
+            refreshed_before = outgoing is not request  # the SDK refreshed an expired token
+            while True:
+                response = yield outgoing
+                if outgoing is request and not refreshed_before and response.status_code == 401:
+                    refreshed_before = True
+                    if self.context.can_refresh_token():
+                        refreshed = yield await self._refresh_token()
+                        if await self._handle_refresh_response(refreshed):
+                            self._add_auth_header(request)
+                            response = yield request
+                outgoing = await flow.asend(response)
+        except StopAsyncIteration:
+            return
+        finally:
+            await flow.aclose()
 
     async def _handle_token_response(self, response: httpx2.Response) -> None:
         await super()._handle_token_response(response)
