@@ -269,3 +269,16 @@ async def test_jarvis_mcp_login_opens_the_browser_and_asks_the_app_to_reconnect(
         "secure: sign-in failed — the authorization server refused the sign-in: "
         "access_denied (the user declined)"
     )
+
+
+async def test_login_to_a_server_that_asks_for_no_sign_in_says_so(
+    demo_config: Callable[..., Awaitable[MCPServerConfig]], tmp_path: Path
+) -> None:
+    config = await demo_config("http")
+    browser = Browser()
+
+    with pytest.raises(LoginFailed, match="did not ask for sign-in"):
+        await login(config, tmp_path, open_url=browser)
+
+    assert browser.landed == []
+    assert not token_path(tmp_path, "demo").exists()

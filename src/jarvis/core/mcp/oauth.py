@@ -102,6 +102,11 @@ class FileTokenStorage(TokenStorage):
         if isinstance(client, dict) and redirect_uri not in client.get("redirect_uris", []):
             data.pop("client")
 
+    @property
+    def received_tokens(self) -> bool:
+        """For a sign-in: whether tokens arrived (and the file was written)."""
+        return self._held is None
+
     def exists(self) -> bool:
         return self.path.is_file()
 
@@ -181,6 +186,8 @@ async def login(
         listener.close()
     if browser_return.failure is not None:
         raise LoginFailed(browser_return.failure)
+    if not storage.received_tokens:
+        raise LoginFailed("the server did not ask for sign-in (it accepts requests without one)")
 
 
 async def _open_in_browser(url: str) -> None:
