@@ -2,14 +2,20 @@
 
 Cases, each `RUNS` times, with the real `MCPManager` and published/SDK servers:
 
-- http-restart: `@modelcontextprotocol/server-everything` over streamable HTTP is killed and
-  started again on the same port; measured from "the new process listens" to the first
-  successful call (the old Mcp-Session-Id is refused; the client re-initializes and resends).
+- http-restart / sse-restart: `@modelcontextprotocol/server-everything` over streamable HTTP /
+  SSE is killed and started again on the same port; measured from "the new process listens"
+  to the first successful call (HTTP: the old Mcp-Session-Id is refused, the client
+  re-initializes and resends; SSE: the broken event stream is noticed, a new one opened).
 - stdio-kill-node / stdio-kill-py: server-everything / the SDK demo server (stdio) is
   killed; measured from the kill to the first successful call (the death is noticed, the
   process respawned, the session initialized).
   The call is made once the death is noticed (reported as `noticed`): a call racing the kill
   by a millisecond may have reached the server, so it is not resent (only read-only ones are).
+  Also printed: when the server was connected again (respawned, initialized, tools listed).
+- py-prestarted: connecting (spawn a stdio bridge, initialize, tools/list) to a Python SDK
+  server that has already started and imported everything: the client's own share.
+- py-bare-start / py-import-sdk: a fresh interpreter doing nothing / importing the SDK's
+  `MCPServer`: the part of a Python stdio server's restart that no client can save.
 
 Every first call after a restart must succeed; a failure is counted and printed.
 
@@ -20,12 +26,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import signal
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -67,25 +75,28 @@ class Caller:
         return await tool.execute("bench", args, self.env)
 
 
-async def start_everything(binary: Path, port: int) -> asyncio.subprocess.Process:
+async def start_everything(binary: Path, port: int, mode: str) -> asyncio.subprocess.Process:
     process = await asyncio.create_subprocess_exec(
-        str(binary), "streamableHttp", env={**os.environ, "PORT": str(port)},
+        str(binary), mode, env={**os.environ, "PORT": str(port)},
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     assert process.stderr is not None
-    while b"listening on port" not in await process.stderr.readline():
+    # "… listening on port N" (streamableHttp), "Server is running on port N" (sse)
+    while b"on port" not in await process.stderr.readline():
         if process.returncode is not None:
             raise RuntimeError("server-everything did not start")
     return process
 
 
-async def http_restart(binary: Path, runs: int) -> tuple[list[float], int]:
+async def http_restart(binary: Path, runs: int, mode: str) -> tuple[list[float], int]:
+    """server-everything over `streamableHttp` or `sse`, restarted on its port."""
     port = free_port()
-    process = await start_everything(binary, port)
+    process = await start_everything(binary, port, mode)
     registry = ToolRegistry()
     manager = MCPManager(registry)
-    url = f"http://127.0.0.1:{port}/mcp"
-    await manager.start([MCPServerConfig(name="everything", transport="http", url=url)])
+    transport, path = ("sse", "sse") if mode == "sse" else ("http", "mcp")
+    url = f"http://127.0.0.1:{port}/{path}"
+    await manager.start([MCPServerConfig(name="everything", transport=transport, url=url)])
     await manager.wait_ready()
     call = Caller(registry)
     times: list[float] = []
@@ -95,7 +106,7 @@ async def http_restart(binary: Path, runs: int) -> tuple[list[float], int]:
             assert not (await call("everything__echo", message="before")).is_error
             process.kill()
             await process.wait()
-            process = await start_everything(binary, port)
+            process = await start_everything(binary, port, mode)
             started = time.perf_counter()
             result = await call("everything__echo", message="after")
             times.append(time.perf_counter() - started)
@@ -131,6 +142,7 @@ async def stdio_kill(runs: int, command: list[str], marker: str) -> tuple[list[f
     call = Caller(registry)
     times: list[float] = []
     noticed: list[float] = []
+    ready: list[float] = []
     failures = 0
     try:
         for _ in range(runs):
@@ -141,13 +153,63 @@ async def stdio_kill(runs: int, command: list[str], marker: str) -> tuple[list[f
             while manager.status()[0].ok:  # noqa: ASYNC110 - measuring, polling is the point
                 await asyncio.sleep(0.002)
             noticed.append(time.perf_counter() - started)
-            result = await call("demo__echo", **{ECHO_ARG[marker]: "after"})
+            answer = asyncio.create_task(call("demo__echo", **{ECHO_ARG[marker]: "after"}))
+            while not manager.status()[0].ok:  # noqa: ASYNC110 - measuring, polling is the point
+                await asyncio.sleep(0.002)
+            ready.append(time.perf_counter() - started)  # respawned, initialized, tools listed
+            result = await answer
             times.append(time.perf_counter() - started)
             failures += result.is_error
     finally:
         await manager.aclose()
-    print(f"  death noticed p50={statistics.median(noticed):.3f}s max={max(noticed):.3f}s")
+    for what, figures in (("death noticed", noticed), ("connected again", ready)):
+        print(f"  {what} p50={statistics.median(figures):.3f}s max={max(figures):.3f}s")
     return times, failures
+
+
+async def prestarted_connect(runs: int, folder: Path) -> list[float]:
+    """Connect (initialize + tools/list) to a Python SDK server that has already started: the
+    client's own share of a reconnect. The command only bridges stdio to two FIFOs."""
+    times: list[float] = []
+    for run in range(runs):
+        pipes = folder / f"run-{run}"
+        pipes.mkdir()
+        to_server, from_server, ready = pipes / "in", pipes / "out", pipes / "ready"
+        os.mkfifo(to_server)
+        os.mkfifo(from_server)
+        server = await asyncio.create_subprocess_exec(
+            sys.executable, str(DEMO), "--fifos", str(to_server), str(from_server),
+            "--ready", str(ready),
+        )  # fmt: skip
+        while not ready.exists():  # noqa: ASYNC110 - the server touches a file when ready
+            await asyncio.sleep(0.01)
+        bridge = ["sh", "-c", 'cat "$1" & exec cat > "$2"', "bridge", str(from_server)]
+        manager = MCPManager(ToolRegistry())
+        started = time.perf_counter()
+        config = MCPServerConfig(name="demo", transport="stdio", command=[*bridge, str(to_server)])
+        await manager.start([config])
+        await manager.wait_ready()
+        times.append(time.perf_counter() - started)
+        assert manager.status()[0].ok, manager.status()[0].error
+        await manager.aclose()
+        server.kill()
+        await server.wait()
+    return times
+
+
+def interpreter_start(runs: int, code: str) -> list[float]:
+    """A fresh Python running `code`: what a Python stdio server pays before it can answer."""
+    times: list[float] = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True)
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def load_average() -> str:
+    with open("/proc/loadavg", encoding="ascii") as handle:
+        return f"load average: {' '.join(handle.read().split()[:3])}"
 
 
 def report(case: str, times: list[float], failures: int) -> None:
@@ -161,16 +223,26 @@ def report(case: str, times: list[float], failures: int) -> None:
 
 
 async def main() -> None:
+    # A killed server's broken stream is expected here; the SDK would print each traceback.
+    logging.getLogger("mcp").addHandler(logging.NullHandler())
+    logging.getLogger("mcp").propagate = False
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--npm-dir", type=Path, default=Path.home() / ".cache" / "jarvis-bench-npm")
     args = parser.parse_args()
     binary = npm_bin(args.npm_dir)
-    report("http-restart", *await http_restart(binary, args.runs))
+    print(load_average())
+    report("http-restart", *await http_restart(binary, args.runs, "streamableHttp"))
+    report("sse-restart", *await http_restart(binary, args.runs, "sse"))
     node = [str(binary), "stdio"]
     report("stdio-kill-node", *await stdio_kill(args.runs, node, "mcp-server-everything"))
     python = [sys.executable, str(DEMO), "--prefix", ""]
     report("stdio-kill-py", *await stdio_kill(args.runs, python, "demo_server.py"))
+    with tempfile.TemporaryDirectory() as folder:
+        report("py-prestarted", await prestarted_connect(args.runs, Path(folder)), 0)
+    report("py-bare-start", interpreter_start(args.runs, "pass"), 0)
+    report("py-import-sdk", interpreter_start(args.runs, "import mcp.server.mcpserver"), 0)
+    print(load_average())
 
 
 if __name__ == "__main__":

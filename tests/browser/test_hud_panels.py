@@ -3,7 +3,10 @@ card and the rules panel; ACTIVITY one readable line per decision, filterable.""
 
 from __future__ import annotations
 
+import re
+from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from playwright.async_api import Browser, expect
@@ -17,6 +20,8 @@ from tests.browser.hud_pages import (
     show_panels,
 )
 from tests.support.live_server import live_server
+
+SEOUL = ZoneInfo("Asia/Seoul")
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
@@ -114,6 +119,12 @@ async def test_rules_panel_shows_file_errors_who_when_and_revoke_undo(
         await show_panels(page)
         rule = page.locator("#rules li").filter(has_text="bash git status")
         await expect(rule.locator(".meta")).to_contain_text("local ·")
+        # when: in the user's timezone (Asia/Seoul by default) like every other time in the HUD
+        rules = (tmp_path / "approvals" / "main.yaml").read_text(encoding="utf-8")
+        granted = re.search(r"granted_at: '([^']+)'", rules)
+        assert granted is not None
+        at = datetime.fromisoformat(granted[1].replace("Z", "+00:00")).astimezone(SEOUL)
+        await expect(rule.locator(".meta")).to_contain_text(at.strftime("%H:%M"))
         await rule.locator("button").click()
         undo = page.locator("#rules li.undo")
         await expect(undo).to_contain_text("규칙 해제: bash git status")

@@ -151,6 +151,12 @@ _CATALOG: dict[str, dict[Language, str]] = {
         "en": "JARVIS HUD{mode} → open this address in your browser (the token is secret):\n"
         "  {url}",
     },
+    "serve.port_in_use": {
+        "ko": "{host}:{port} 포트를 이미 다른 프로그램이 쓰고 있습니다 (Jarvis가 이미 실행 중인가요?). "
+        "그 프로그램을 멈추거나 --port로 다른 포트를 지정하세요.",
+        "en": "Port {port} on {host} is already in use (is Jarvis already running?). Stop that "
+        "program or pass another --port.",
+    },
     "serve.open_hud_keys": {
         "ko": "JARVIS HUD{mode} → {url} (API 키로 로그인)",
         "en": "JARVIS HUD{mode} → {url} (log in with an API key)",

@@ -1,4 +1,4 @@
-"""The published `@modelcontextprotocol/server-everything` over stdio and streamable HTTP."""
+"""The published `@modelcontextprotocol/server-everything` over stdio, SSE and streamable HTTP."""
 
 from __future__ import annotations
 
@@ -110,25 +110,26 @@ async def test_progress_is_reported_and_keeps_a_long_call_alive(
 
 
 @pytest.fixture
-async def everything_http(npm_bin: Path) -> AsyncIterator[Callable[[], Awaitable[int]]]:
-    """Start (and restart) the server's streamable HTTP transport on one port."""
+async def everything_http(npm_bin: Path) -> AsyncIterator[Callable[..., Awaitable[int]]]:
+    """Start (and restart) the server's HTTP transport on one port: `streamableHttp` or `sse`."""
     port = free_port()
     processes: list[asyncio.subprocess.Process] = []
 
-    async def start() -> int:
+    async def start(mode: str = "streamableHttp") -> int:
         for process in processes:
             if process.returncode is None:
                 process.kill()
                 await process.wait()
         process = await asyncio.create_subprocess_exec(
             str(npm_bin / "mcp-server-everything"),
-            "streamableHttp",
+            mode,
             env={**os.environ, "PORT": str(port)},
             stderr=asyncio.subprocess.PIPE,
         )
         processes.append(process)
         assert process.stderr is not None
-        while b"listening on port" not in await process.stderr.readline():
+        # "… listening on port N" (streamable HTTP), "Server is running on port N" (SSE)
+        while b"on port" not in await process.stderr.readline():
             assert process.returncode is None, "the HTTP server did not start"
         return port
 
@@ -140,7 +141,7 @@ async def everything_http(npm_bin: Path) -> AsyncIterator[Callable[[], Awaitable
 
 
 async def test_streamable_http_heals_after_a_server_restart(
-    everything_http: Callable[[], Awaitable[int]], manager: MCPManager, call: Call
+    everything_http: Callable[..., Awaitable[int]], manager: MCPManager, call: Call
 ) -> None:
     port = await everything_http()
     url = f"http://127.0.0.1:{port}/mcp"
@@ -156,6 +157,32 @@ async def test_streamable_http_heals_after_a_server_restart(
     assert (result.content, result.is_error) == ("Echo: two", False)
     # Reported, not asserted: the figure depends on the machine (see benchmarks/mcp_reconnect.py).
     print(f"first call after restart answered in {healed_in:.2f} s")
+    await wait_for(lambda: manager.status()[0].ok)
+
+
+async def test_sse_lists_calls_and_heals_after_a_server_restart(
+    everything_http: Callable[..., Awaitable[int]],
+    manager: MCPManager,
+    registry: ToolRegistry,
+    call: Call,
+) -> None:
+    port = await everything_http("sse")
+    url = f"http://127.0.0.1:{port}/sse"
+    await manager.start([MCPServerConfig(name="everything", transport="sse", url=url)])
+    await manager.wait_ready()
+    status = manager.status()[0]
+    assert status.state == "connected", status.error
+    assert {"everything__echo", "everything__get-sum"} <= set(registry.names())
+    summed = await call("everything__get-sum", a=2, b=3)
+    assert (summed.is_error, "5" in str(summed.content)) == (False, True), summed.content
+
+    await everything_http("sse")  # a new process: the event stream broke, the session is gone
+    restarted = time.monotonic()
+    result = await call("everything__echo", message="two")
+    healed_in = time.monotonic() - restarted
+
+    assert (result.content, result.is_error) == ("Echo: two", False)
+    print(f"first SSE call after restart answered in {healed_in:.2f} s")
     await wait_for(lambda: manager.status()[0].ok)
 
 

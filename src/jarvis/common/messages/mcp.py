@@ -28,6 +28,10 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "en": "reconnect asked for {name} (the running Jarvis picks it up)",
     },
     "mcp.logged_in": {"ko": "{name}: 로그인했습니다", "en": "{name}: signed in"},
+    "mcp.login_failed": {
+        "ko": "{name}: 로그인하지 못했습니다 — {reason}",
+        "en": "{name}: sign-in failed — {reason}",
+    },
     "mcp.terminal.asks": {
         "ko": "❓ MCP 서버 {server}의 질문: {message}",
         "en": "❓ MCP server {server} asks: {message}",

@@ -4,7 +4,7 @@ A supervisor task per server owns the SDK session (an anyio context that must be
 left in one task) and runs the life cycle: connect (bounded by `connect_timeout`), then watch
 the link until it dies, then reconnect with backoff, forever. Start-up never waits for it; the
 tools appear when it connects. Death is noticed when it happens, not at the next call: a modern
-session's `listen` stream ends, an older session's dispatcher sees EOF (checked on a short tick).
+session's `listen` stream ends, and on any session the transport's incoming stream ends.
 
 Calls wait for a connection (a call while reconnecting asks for an attempt at once). A call
 that never reached the server (refused connection, a 404 on a stale `Mcp-Session-Id` after the
@@ -269,6 +269,7 @@ class MCPConnection:
         """Connect and serve until the link dies; True if it was connected for a while."""
         self._record = HttpRecord()
         auth = self._auth(self.config) if self._auth is not None else None
+        stream_ended = asyncio.Event()
         connected = False
         try:
             async with contextlib.AsyncExitStack() as stack:
@@ -281,6 +282,7 @@ class MCPConnection:
                             stderr_log=self.stderr_log,
                             hooks=self._callbacks(),
                             auth=auth,
+                            stream_ended=stream_ended,
                         )
                     )
                     tools = await list_all_tools(client)
@@ -288,7 +290,7 @@ class MCPConnection:
                 self._client, connected = client, True
                 self._on_tools(self, tools)
                 await self._set_state("connected", None, attempted=True)
-                await self._watch(client)
+                await self._watch(client, stream_ended)
                 self._client = None  # before the session closes: nobody may pick it up now
             _log.info("MCP server %r: connection ended; reconnecting", self.name)
             await self._set_state("reconnecting", "connection lost; reconnecting")
@@ -348,11 +350,13 @@ class MCPConnection:
         )
         return mcp_types.ElicitResult(action=answer.action, content=answer.content)
 
-    async def _watch(self, client: Client) -> None:
+    async def _watch(self, client: Client, stream_ended: asyncio.Event) -> None:
         """Return when the link dies, a restart is asked, or forever while it lives."""
         watchers = [
             asyncio.create_task(self._restart.wait()),
             asyncio.create_task(self._watch_tools(client)),
+            asyncio.create_task(stream_ended.wait()),  # the process died, the stream broke
+            # A dispatcher stopped some other way (rare): a flag read now and then.
             asyncio.create_task(until_dispatcher_closed(client)),
         ]
         try:

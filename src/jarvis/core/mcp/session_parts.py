@@ -11,8 +11,9 @@ from mcp import Client
 
 _T = TypeVar("_T")
 _MAX_PAGES: Final = 100
-# How often an older (2025) session's dispatcher is checked for EOF; a flag read, no traffic.
-_DEATH_TICK_SEC: Final = 0.2
+# How often a session's dispatcher is checked for having stopped: a safety net only, since the
+# end of the transport's stream is signalled at once (transport.py); a flag read, no traffic.
+_DEATH_TICK_SEC: Final = 1.0
 
 
 class MCPServerError(Exception):

@@ -8,6 +8,7 @@ the server (a refused connection), which are safe to send again.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import time
@@ -16,14 +17,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Protocol, TextIO
 
+import anyio
 import httpx2
 import mcp_types
 from mcp import Client, StdioServerParameters
 from mcp.client import Transport
+from mcp.client._transport import ReadStream, TransportStreams
 from mcp.client.session import ElicitationFnT, ListRootsFnT, MessageHandlerFnT, SamplingFnT
 from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.message import SessionMessage
 
 from jarvis import __version__
 from jarvis.agent_layer.tools import ToolCallContext
@@ -109,6 +113,56 @@ class _RecordingTransport(httpx2.AsyncHTTPTransport):
         )
 
 
+class _EndSignallingReadStream:
+    """A transport's incoming stream that sets `ended` when it ends (EOF, closed).
+
+    The SDK's session notices the end (its dispatcher stops) but offers nothing to wait on; a
+    handshake-era session has no `listen` stream either. This is the moment a stdio process
+    died or an SSE stream broke, so the connection can reconnect at once."""
+
+    def __init__(self, inner: ReadStream[SessionMessage | Exception], ended: asyncio.Event):
+        self._inner = inner
+        self._ended = ended
+
+    @property
+    def last_context(self) -> Any:  # the sender's contextvars, which the dispatcher reads
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> SessionMessage | Exception:
+        try:
+            return await self._inner.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            self._ended.set()
+            raise
+
+    async def aclose(self) -> None:
+        self._ended.set()
+        await self._inner.aclose()
+
+    def __aiter__(self) -> _EndSignallingReadStream:
+        return self
+
+    async def __anext__(self) -> SessionMessage | Exception:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> _EndSignallingReadStream:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+
+@contextlib.asynccontextmanager
+async def _signalling_end(
+    transport: Transport, ended: asyncio.Event
+) -> AsyncIterator[TransportStreams]:
+    async with transport as (read, write):
+        yield _EndSignallingReadStream(read, ended), write
+
+
 @contextlib.asynccontextmanager
 async def open_session(
     config: MCPServerConfig,
@@ -118,9 +172,13 @@ async def open_session(
     stderr_log: Path | None,
     hooks: SessionCallbacks,
     auth: httpx2.Auth | None = None,
+    stream_ended: asyncio.Event | None = None,
 ) -> AsyncIterator[Client]:
+    """A session on `config`'s transport; `stream_ended` is set when the link ends."""
     async with contextlib.AsyncExitStack() as stack:
         transport = await _transport(config, stack, record, stderr_log, auth)
+        if stream_ended is not None:
+            transport = _signalling_end(transport, stream_ended)
         client = Client(
             transport,
             # Calls keep their own clock (progress restarts it), so the SDK waits without one.

@@ -1,5 +1,6 @@
-"""The terminal approval channel: asks inline; a = ALLOW (Enter too), A = ALWAYS, d = DENY, and
-any other line is an answer in words (a negation denies; see core/approvals/words.py)."""
+"""The terminal approval channel: asks inline; a = ALLOW, A = ALWAYS, d = DENY (a bare Enter
+answers nothing), and any other line is an answer in words (a negation denies; see
+core/approvals/words.py)."""
 
 from __future__ import annotations
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -117,8 +118,9 @@ def reconnect(name: Annotated[str | None, typer.Argument()] = None) -> None:
 @mcp.command("login")
 def login(name: str) -> None:
     """Sign in to a remote server (OAuth 2.1 in the browser); tokens stay in the data dir."""
-    from jarvis.app.mcp_config import server_set
+    from jarvis.app.mcp_config import RECONNECT_FILE, server_set
     from jarvis.common.i18n import t
+    from jarvis.core.mcp.oauth import LoginFailed
     from jarvis.core.mcp.oauth import login as oauth_login
 
     settings = _settings()
@@ -127,5 +129,15 @@ def login(name: str) -> None:
     if config is None:
         typer.secho(f"{name}: no such MCP server", fg="red", err=True)
         raise typer.Exit(1)
-    asyncio.run(oauth_login(config, settings.home))
+    # The SDK logs a failed flow with its traceback; the reason is said below, in one line.
+    logging.getLogger("mcp").addHandler(logging.NullHandler())
+    try:
+        asyncio.run(oauth_login(config, settings.home))
+    except LoginFailed as exc:
+        typer.secho(
+            t("mcp.login_failed", settings.language, name=name, reason=exc), fg="red", err=True
+        )
+        raise typer.Exit(1) from None
+    # A running Jarvis waits in "needs sign-in" for exactly this: it reconnects with the tokens.
+    (settings.home / RECONNECT_FILE).write_text(name, encoding="utf-8")
     typer.echo(t("mcp.logged_in", settings.language, name=name))

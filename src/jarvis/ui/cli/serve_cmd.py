@@ -13,6 +13,7 @@ from jarvis.app.settings import Settings
 from jarvis.common.i18n import t
 from jarvis.model_layer.providers.server_errors import one_line
 from jarvis.ui.cli.main import assemble, fail
+from jarvis.ui.cli.serve_port import port_taken, when_listening
 from jarvis.ui.web.factory import DEMO_ENV
 from jarvis.ui.web.launch_token import LAUNCH_TOKEN_ENV, launch_token_for, launch_url
 
@@ -49,13 +50,16 @@ def run_server(*, demo: bool, host: str | None, port: int | None, workers: int) 
     os.environ.update(
         {"JARVIS_WEB__HOST": bind_host, "JARVIS_WEB__PORT": str(bind_port), LAUNCH_TOKEN_ENV: token}
     )
+    if port_taken(bind_host, bind_port):
+        raise fail(t("serve.port_in_use", settings.language, host=bind_host, port=bind_port))
     mode = " (demo)" if demo else f" ({settings.model.model})"
     if settings.security.api_keys:
         url = launch_url(bind_host, bind_port, None)
-        typer.secho(t("serve.open_hud_keys", settings.language, mode=mode, url=url), fg="green")
+        line = t("serve.open_hud_keys", settings.language, mode=mode, url=url)
     else:
         url = launch_url(bind_host, bind_port, token)
-        typer.secho(t("serve.open_hud", settings.language, mode=mode, url=url), fg="green")
+        line = t("serve.open_hud", settings.language, mode=mode, url=url)
+    when_listening(bind_host, bind_port, lambda: typer.secho(line, fg="green"))
     if demo:
         os.environ[DEMO_ENV] = "1"
     # Every worker process builds its own assembly from the same settings.

@@ -106,7 +106,7 @@
       messages.append(node); messages.scrollTop = messages.scrollHeight;
     }
     const activity = $("activity");
-    if (activity) activity.prepend(el("li", `${line[1]} nested depth-${depth}`.trim(), `${new Date().toLocaleTimeString()} ${line[0]}`));
+    if (activity) activity.prepend(el("li", `${line[1]} nested depth-${depth}`.trim(), `${window.Jarvis ? window.Jarvis.clock(Date.now()) : ""} ${line[0]}`.trim()));
   });
 
   // --- the approval modal says who asks (app.js shows requests in arrival order)

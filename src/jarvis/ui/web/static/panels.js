@@ -3,7 +3,7 @@
 // revoke with undo).
 (() => {
   "use strict";
-  const { $, el, button, api, S, relative, clock, lang } = window.Jarvis;
+  const { $, el, button, api, S, relative, clock, when, lang } = window.Jarvis;
   const MAX_LINES = 300;
 
   // --- ACTIVITY -------------------------------------------------------------------------------
@@ -128,7 +128,7 @@
     const li = el("li"); const label = el("div", "rule");
     label.append(el("code", "", `${r.action === "deny" ? "✕ " : ""}${r.tool} ${r.pattern}`));
     if (r.stale) label.append(el("span", "stale", S.stale));
-    const granted = r.granted_at ? new Date(r.granted_at).toLocaleString(lang === "en" ? "en-GB" : "ko-KR") : "";
+    const granted = r.granted_at ? when(Date.parse(r.granted_at)) : ""; // the user's timezone, like every other time
     label.append(el("div", "muted meta", r.granted_by ? S.grantedBy(r.granted_by, granted, r.session_id || "") : origin));
     li.append(label);
     if (r.can_revoke) li.append(button("ghost small", S.revoke, () => revoke(r)));
