@@ -160,6 +160,10 @@ async def test_readme_screenshot(browser: Browser, tmp_path: Path) -> None:
         "```bash\ngit status --short\n```\n"
     )
     script = [bash("git status --short"), answer, bash("git status && rm -rf build")]
+    (tmp_path / ".git").mkdir()  # an empty repository for `git status` to succeed in
+    for part in ("objects", "refs"):
+        (tmp_path / ".git" / part).mkdir()
+    (tmp_path / ".git" / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
     with live_server(tmp_path, script) as server:
         page, _ = await open_hud(browser, server.launch_url(lang="en"), color_scheme="dark")
         await say(page, "what changed?")

@@ -56,6 +56,9 @@ async def test_a_reminder_arrives_in_the_open_tab(browser: Browser, tmp_path: Pa
         runtime = service.runtime
         assert runtime is not None
         page = await open_hud(browser, server.launch_url(lang="ko"))
+        # nothing to show yet: the proactive and goal cards take no room
+        await expect(page.locator("#proactive-card")).to_be_hidden()
+        await expect(page.locator("#goals-card")).to_be_hidden()
         now = service.app.clock.now_ms()
         loop = OpenLoop(
             id="loop-report",
@@ -71,6 +74,7 @@ async def test_a_reminder_arrives_in_the_open_tab(browser: Browser, tmp_path: Pa
         await on_server(server, runtime.tick(now + 60_000 - 3_600_000))  # one hour before
         item = page.locator("#proactive li.proactive-item")
         await expect(item).to_have_count(1)
+        await expect(page.locator("#proactive-card")).to_be_visible()
         await expect(item).to_contain_text("60분 뒤 기한: 분기 보고서 초안 보내기")
         await on_server(server, runtime.tick(now + 60_000))  # at the due time
         await expect(item).to_have_count(2)

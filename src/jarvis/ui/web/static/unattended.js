@@ -40,6 +40,7 @@
   const inboxTitle = el("h2", "", S().inbox);
   const inbox = el("ul", "proactive"); inbox.id = "proactive";
   inboxCard.append(inboxTitle, inbox);
+  inboxCard.hidden = true; // shown with its first message: an empty card only takes room
   const schedCard = el("section", "card"); schedCard.id = "schedules-card";
   const schedTitle = el("h2", "", S().schedules);
   const list = el("ul", "schedules"); list.id = "schedules";
@@ -71,6 +72,7 @@
       item.appendChild(open);
     }
     inbox.prepend(item);
+    inboxCard.hidden = false;
     if (ev.message_id && ev.message_id.startsWith("sched:")) loadSchedules();
     if (ev.goal_id) loadGoals();
   }
