@@ -25,6 +25,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import ANSI
 from prompt_toolkit.history import FileHistory
 from prompt_toolkit.output.vt100 import Vt100_Output
+from prompt_toolkit.styles import Style
 
 HISTORY_NAME = "chat_history"
 # The chat's own prompt; any other one is a question (an approval, a form) whose answer is not
@@ -147,6 +148,10 @@ class PromptReader:
             completer=completer,
             complete_while_typing=False,
             output=output,
+            # The default colour, said explicitly: prompt_toolkit then writes the prompt's last
+            # space as text instead of moving the cursor past it, so the screen (a copy, a log)
+            # reads `› ` as it did before line editing.
+            style=Style.from_dict({"prompt": "fg:ansidefault"}),
         )
         self._message = ""
         self._on_interrupt = on_interrupt
