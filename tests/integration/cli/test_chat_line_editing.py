@@ -25,6 +25,10 @@ def _denied(child: pexpect.spawn, command: str) -> None:
 
 
 def test_up_recalls_the_previous_line_across_a_restart(tmp_path: Path) -> None:
+    history = tmp_path / "logs" / "chat_history"
+    history.parent.mkdir()
+    history.write_text("\n# from an older chat\n+/help\n", encoding="utf-8")
+    history.chmod(0o644)  # made readable by others (a copied home): closed again at start
     child = spawn(tmp_path, "--demo", JARVIS_LANGUAGE="en")
     child.expect("› ")
     child.sendline("!echo recalled-ok")
@@ -34,10 +38,9 @@ def test_up_recalls_the_previous_line_across_a_restart(tmp_path: Path) -> None:
     _denied(child, "echo recalled-ok")
     finish(child)
 
-    history = tmp_path / "logs" / "chat_history"
     assert stat.S_IMODE(history.stat().st_mode) == 0o600  # the person's prompts are private
     kept = [line for line in history.read_text(encoding="utf-8").splitlines() if line[:1] == "+"]
-    assert kept == ["+!echo recalled-ok", "+/exit"]  # the answers ("d") are not kept
+    assert kept == ["+/help", "+!echo recalled-ok", "+/exit"]  # the answers ("d") are not kept
 
     child = spawn(tmp_path, "--demo", JARVIS_LANGUAGE="en")
     child.expect("› ")
