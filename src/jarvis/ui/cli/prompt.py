@@ -41,6 +41,8 @@ class AboveThePrompt:
         self._loop = asyncio.get_running_loop()
         self._buffer: list[str] = []
         self._lock = threading.Lock()  # log notices may be written from other threads
+        self._actions: list[Callable[[], None]] = []
+        self._draining = False
         self.closed = False
 
     def write(self, text: str) -> int:
@@ -62,7 +64,22 @@ class AboveThePrompt:
         if self.closed or self._loop.is_closed():
             action()
             return
-        self._loop.call_soon_threadsafe(partial(run_in_terminal, action, in_executor=False))
+        with self._lock:
+            self._actions.append(action)
+            if self._draining:
+                return  # the drain already scheduled takes this one too
+            self._draining = True
+        self._loop.call_soon_threadsafe(partial(run_in_terminal, self._drain, in_executor=False))
+
+    def _drain(self) -> None:
+        """Everything queued since the last drain, with one erase and redraw of the input line
+        (a streamed answer refreshes often; each redraw briefly returns the terminal to cooked
+        mode, where a key typed meanwhile would be echoed)."""
+        with self._lock:
+            actions, self._actions = self._actions, []
+            self._draining = False
+        for action in actions:
+            action()
 
     def _show(self, text: str) -> None:
         self.real.write(text)
