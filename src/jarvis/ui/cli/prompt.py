@@ -23,7 +23,7 @@ from prompt_toolkit.application import run_in_terminal
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import ANSI
-from prompt_toolkit.history import FileHistory
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.styles import Style
 
@@ -146,6 +146,13 @@ class PrivateHistory(FileHistory):
             super().append_string(string)
 
 
+def _history(path: Path, keep: Callable[[], bool]) -> History:
+    try:
+        return PrivateHistory(path, keep)
+    except OSError:  # no writable data dir: ↑ still recalls this chat's lines
+        return InMemoryHistory()
+
+
 class PromptReader:
     """Reads lines with prompt_toolkit inside the running loop; same `next()` as `LineReader`."""
 
@@ -161,7 +168,7 @@ class PromptReader:
         output = Vt100_Output.from_pty(self.out.real)
         output.enable_cpr = False
         self._session: PromptSession[str] = PromptSession(
-            history=PrivateHistory(history, lambda: self._message in ("", PROMPT)),
+            history=_history(history, lambda: self._message in ("", PROMPT)),
             completer=completer,
             complete_while_typing=False,
             output=output,
