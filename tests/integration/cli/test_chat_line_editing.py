@@ -55,6 +55,18 @@ def test_up_recalls_the_previous_line_across_a_restart(tmp_path: Path) -> None:
     assert "\x1b[A" not in history.read_text(encoding="utf-8")
 
 
+def test_without_a_history_file_up_still_recalls_this_chats_lines(tmp_path: Path) -> None:
+    (tmp_path / "logs" / "chat_history").mkdir(parents=True)  # cannot be opened as a file
+    child = spawn(tmp_path, "--demo", JARVIS_LANGUAGE="en")
+    child.expect("› ")
+    child.sendline("!echo in-memory")
+    _denied(child, "echo in-memory")
+    child.send(UP)  # the prompt, not the answer "d"
+    child.sendline("")
+    _denied(child, "echo in-memory")
+    finish(child)
+
+
 def test_tab_completes_a_slash_command(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--demo", JARVIS_LANGUAGE="en")
     child.expect("› ")

@@ -130,27 +130,36 @@ def _matching(typed: str, names: list[str]) -> list[Completion]:
     return [Completion(name, -len(typed)) for name in names if name.startswith(typed)]
 
 
-class PrivateHistory(FileHistory):
-    """The person's earlier lines, in a file readable by them alone (0600): prompts may be
-    private. `keep` says whether the line just typed is one (not an answer to a question)."""
+class ChatHistory(History):
+    """The person's earlier lines, without the answers to questions (`keep` says whether the
+    line just typed is one of theirs)."""
 
-    def __init__(self, path: Path, keep: Callable[[], bool]) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
-        path.chmod(0o600)  # a file made earlier with a looser mode
-        super().__init__(str(path))
+    def __init__(self, lines: History, keep: Callable[[], bool]) -> None:
+        super().__init__()
+        self._lines = lines
         self._keep = keep
+
+    def load_history_strings(self) -> Iterable[str]:
+        return self._lines.load_history_strings()
 
     def append_string(self, string: str) -> None:
         if self._keep():
             super().append_string(string)
 
+    def store_string(self, string: str) -> None:
+        self._lines.store_string(string)
 
-def _history(path: Path, keep: Callable[[], bool]) -> History:
+
+def chat_history(path: Path, keep: Callable[[], bool]) -> ChatHistory:
+    """Kept in a file readable by the person alone (0600): prompts may be private."""
     try:
-        return PrivateHistory(path, keep)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+        path.chmod(0o600)  # a file made earlier with a looser mode
+        lines: History = FileHistory(str(path))
     except OSError:  # no writable data dir: ↑ still recalls this chat's lines
-        return InMemoryHistory()
+        lines = InMemoryHistory()
+    return ChatHistory(lines, keep)
 
 
 class PromptReader:
@@ -168,7 +177,7 @@ class PromptReader:
         output = Vt100_Output.from_pty(self.out.real)
         output.enable_cpr = False
         self._session: PromptSession[str] = PromptSession(
-            history=_history(history, lambda: self._message in ("", PROMPT)),
+            history=chat_history(history, lambda: self._message in ("", PROMPT)),
             completer=completer,
             complete_while_typing=False,
             output=output,
