@@ -50,6 +50,7 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "  /remember TEXT  사실 기억하기 (/remember 만 치면 목록, /forget ID 로 지우기)\n"
         "  /wrong          앞 답이 틀렸다고 표시 (실패로 반성)\n"
         "  /procedures     배운 절차 (list|show|approve|reject|learn)\n"
+        "  /help           이 목록\n"
         "  /exit           끝내기 (Ctrl-D)\n"
         "승인 요청에는: a = 한 번 허용, A = 항상 허용, d = 거부, 또는 말로 답하기",
         "en": "Commands:\n"
@@ -64,6 +65,7 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "  /remember TEXT  remember a fact (/remember alone lists them, /forget ID deletes)\n"
         "  /wrong          mark the last answer wrong (reflected on as a failure)\n"
         "  /procedures     learned procedures (list|show|approve|reject|learn)\n"
+        "  /help           this list\n"
         "  /exit           quit (Ctrl-D)\n"
         "At an approval: a = allow once, A = always, d = deny, or answer in words",
     },

@@ -68,7 +68,7 @@ class TerminalApprovalChannel(ApprovalChannel):
             render.line(f"    {t('approval.no_always', lang, reason=reason)}")
         choices = " · ".join(t(f"terminal.approval.{o}", lang) for o in request.options)
         seconds = int(request.timeout_sec)
-        render.write(t("terminal.approval.ask", lang, choices=choices, seconds=seconds))
+        render.ask(t("terminal.approval.ask", lang, choices=choices, seconds=seconds))
         self._wait_for_answer(request)
 
     def _wait_for_answer(self, request: ApprovalRequest) -> None:
@@ -106,7 +106,7 @@ class TerminalApprovalChannel(ApprovalChannel):
         )
         self.repl.render.line(f"  {outcome.line}")
         if outcome.decision == "unclear":
-            self.repl.render.write(t("terminal.approval.again", self.lang))
+            self.repl.render.ask(t("terminal.approval.again", self.lang))
             self._wait_for_answer(request)
 
     def _spawn(self, work: Coroutine[Any, Any, object]) -> None:
@@ -121,6 +121,7 @@ class TerminalApprovalChannel(ApprovalChannel):
         self.repl.answer_sink = None
         key = f"terminal.approval.resolved.{status}"
         self.repl.render.line(f"  {_explained(key, self.lang, status)}")
+        self.repl.render.answered()
         self._asking = None
         if self._queue:
             self._ask(self._queue.pop(0))

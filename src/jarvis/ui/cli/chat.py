@@ -1,13 +1,16 @@
 """`jarvis chat`: a terminal REPL on the same session machinery as the Web HUD.
 
-One stdin reader thread feeds a queue. While idle, a line is a prompt or a slash command; while a
-turn runs, a line is `/stop` or the answer to a pending approval. Ctrl-C aborts the running turn.
+One reader feeds a queue: prompt_toolkit on a terminal (line editing, history, Tab completion:
+ui/cli/prompt.py), a plain stdin thread when piped. While idle, a line is a prompt or a slash
+command; while a turn runs, a line is `/stop` or the answer to a pending approval. Ctrl-C aborts
+the running turn.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import signal
 import sys
 import threading
@@ -27,9 +30,12 @@ from jarvis.core.slash.openloop import openloop_command
 from jarvis.ui.cli.approval import TerminalApprovalChannel
 from jarvis.ui.cli.elicitation import TerminalElicitation
 from jarvis.ui.cli.mcp_status import StatusNotices
+from jarvis.ui.cli.prompt import HISTORY_NAME, PROMPT, PromptReader, SlashCompleter
 from jarvis.ui.cli.render import TerminalRenderer
 
 _EOF = object()
+# The commands /help names (`/forget` is named on the /remember line).
+_COMMAND = re.compile(r"(?<![\w/])/[a-z][\w-]*")
 
 
 class LineReader:
@@ -49,6 +55,9 @@ class LineReader:
         item = await self.queue.get()
         return None if item is _EOF else str(item)
 
+    async def aclose(self) -> None:
+        """Nothing to stop: the daemon thread ends with the program."""
+
 
 class ChatRepl:
     def __init__(self, agents: AgentRegistry, session: AgentSession) -> None:
@@ -56,7 +65,7 @@ class ChatRepl:
         self.builder = agents.get(session.info.agent_id) or agents.main
         self.session = session
         self.render = TerminalRenderer(lang=agents.app.settings.language)
-        self.reader: LineReader | None = None
+        self.reader: LineReader | PromptReader | None = None
         self.elicitation = TerminalElicitation(self)
         self._unsubscribe: Callable[[], None] = session.subscribe(self._on_event)
         # Set by the terminal approval channel while it waits for an answer.
@@ -89,7 +98,7 @@ class ChatRepl:
         self.builder.app.channels.detach(self.session.id, self.channel)
 
     async def run(self) -> None:
-        self.reader = LineReader()
+        self.reader = self._open_reader()
         loop = asyncio.get_running_loop()
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signal.SIGINT, self._on_interrupt)
@@ -102,11 +111,37 @@ class ChatRepl:
             await self._loop()
         finally:
             unwatch()
+            await self.reader.aclose()
+
+    def _open_reader(self) -> LineReader | PromptReader:
+        """Line editing when a person types at a terminal; pipes and scripts read plain lines."""
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            return LineReader()
+        history = self.builder.app.settings.home / "logs" / HISTORY_NAME
+        completer = SlashCompleter(self.slash_commands, self._mcp_prompt_commands)
+        reader = PromptReader(history, completer, self._on_interrupt)
+        self.render.above_prompt(reader.stdout, reader.ask)
+        return reader
+
+    def _help(self) -> list[str]:
+        skills = self.builder.app.skills.list()
+        return [t("terminal.help", self.lang)] + [
+            f"  /{skill.name:<14} {skill.description}" for skill in skills
+        ]
+
+    def slash_commands(self) -> list[str]:
+        """What Tab completes: the commands /help lists, skills included."""
+        found = _COMMAND.findall(t("terminal.help", self.lang))
+        found += [f"/{skill.name}" for skill in self.builder.app.skills.list()]
+        return list(dict.fromkeys(found))
+
+    async def _mcp_prompt_commands(self) -> list[str]:
+        return [f"/{info.server}:{info.name}" for info in await self.builder.app.mcp.prompts()]
 
     async def _loop(self) -> None:
         assert self.reader is not None
         while True:
-            self.render.write("› ")
+            self.render.ask(PROMPT)
             line = self._backlog.pop(0) if self._backlog else await self.reader.next()
             if line is None:
                 self.render.line("")
@@ -135,7 +170,7 @@ class ChatRepl:
             self.render.line(t("terminal.abort_requested", self.lang))
         else:
             self.render.line(t("terminal.quit_hint", self.lang))
-            self.render.write("› ")
+            self.render.ask(PROMPT)
 
     async def _turn(self, text: str) -> None:
         await self._run(self.session.prompt(text))
@@ -186,9 +221,8 @@ class ChatRepl:
                 )
             )
         elif name == "/help":
-            self.render.line(t("terminal.help", self.lang))
-            for skill in self.builder.app.skills.list():
-                self.render.line(f"  /{skill.name:<14} {skill.description}")
+            for help_line in self._help():
+                self.render.line(help_line)
         elif self.builder.app.skills.get(name[1:]) is not None or self._is_mcp_prompt(name):
             await self._turn(line)  # a skill or `/server:prompt`: the session expands it
         elif (learned := await learning_slash(self.builder.app, self.session, line)) is not None:

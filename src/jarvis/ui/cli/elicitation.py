@@ -27,6 +27,7 @@ class TerminalElicitation:
         elif isinstance(event, ElicitationResolved) and event.id == self._open:
             self._open = None
             self.repl.answer_sink = None
+            self.repl.render.answered()
 
     def _ask(self, request: ElicitationRequest) -> None:
         render, lang = self.repl.render, self.repl.lang
@@ -45,7 +46,7 @@ class TerminalElicitation:
             render.line("    " + shown(self._field(key, spec, key in required)))
         if request.url:
             render.line(f"    {shown(request.url)}")
-        render.write(t("mcp.terminal.answer", lang))
+        render.ask(t("mcp.terminal.answer", lang))
         self._open = request.id
         self.repl.set_answer_sink(lambda line: self._answer(request, line), lambda _line: False)
 
@@ -67,7 +68,7 @@ class TerminalElicitation:
                 answer = Answer("accept", form_content(request.schema_, words))
             except FormError as exc:
                 problem = t(f"mcp.form.{exc.problem}", self.repl.lang, **exc.fields)
-                self.repl.render.write(
+                self.repl.render.ask(
                     t("mcp.terminal.again", self.repl.lang, problem=self.repl.render.shown(problem))
                 )
                 return True  # the line is used up; the question stays open

@@ -33,8 +33,10 @@ app = typer.Typer(
 CHAT_HELP = """Chat in the terminal.
 
 \b
-Keys:
+Keys (at a terminal; piped input is read as plain lines):
   Enter        send the line
+  ←/→ ↑/↓      edit the line; recall earlier lines (~/.jarvis/logs/chat_history)
+  Tab          complete a slash command or /<server>:<prompt>
   Ctrl-C       stop the running turn (again when idle: the hint to quit)
   Ctrl-D       quit
 \b

@@ -73,6 +73,32 @@ class TerminalRenderer:
         self._text: list[str] = []  # the answer being streamed (terminal only)
         self._live: Live | None = None
         self._drawn_at = 0.0
+        # Set while prompt_toolkit reads the lines (ui/cli/prompt.py): questions become the
+        # input line's prompt instead of text written where the cursor waits.
+        self.prompt: Callable[[str], None] | None = None
+
+    def above_prompt(self, out: TextIO, prompt: Callable[[str], None]) -> None:
+        """Write to `out` (it shows above the input line) and ask through `prompt`."""
+        self.out = out
+        if self._console is not None:
+            self._console = Console(file=out, highlight=False)
+        self.prompt = prompt
+
+    def ask(self, question: str) -> None:
+        """A question the next typed line answers (`› `, an approval's choices)."""
+        if self.prompt is None:
+            self.write(question)
+            return
+        self._end_answer()
+        if self._mid_line:
+            self._emit("\n")
+        self.prompt(question)
+
+    def answered(self) -> None:
+        """The question went away unanswered here (another window, a timeout): the input line
+        stops asking it."""
+        if self.prompt is not None:
+            self.prompt("")
 
     def _style(self, text: str, code: str) -> str:
         return f"\033[{code}m{text}\033[0m" if self._color else text
