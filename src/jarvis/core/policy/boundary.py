@@ -37,6 +37,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from jarvis.core.policy.globs import glob_regex
+
 DEFAULT_SECRET_PATHS: tuple[str, ...] = (
     # Anywhere: credentials by name.
     ".ssh",
@@ -226,27 +228,10 @@ def _within(path: str, root: str) -> bool:
 
 
 def _secret_regex(glob: str) -> str:
-    body = _glob_regex(glob)
+    body = glob_regex(glob)
     if "/" not in glob:
         return f"(?:.*/)?{body}(?:/.*)?"
     return f"{body}(?:/.*)?"
-
-
-def _glob_regex(glob: str) -> str:
-    parts: list[str] = []
-    index = 0
-    while index < len(glob):
-        if glob.startswith("**/", index):
-            parts.append("(?:.*/)?")
-            index += 3
-        elif glob.startswith("**", index):
-            parts.append(".*")
-            index += 2
-        else:
-            char = glob[index]
-            parts.append("[^/]*" if char == "*" else "[^/]" if char == "?" else re.escape(char))
-            index += 1
-    return "".join(parts)
 
 
 def _holders(glob: str) -> list[str]:

@@ -1,6 +1,7 @@
 """Path globs of rules, compiled to regular expressions. Pure.
 
 API:
+- `glob_regex(glob)`: the pattern's text (the boundary's secret patterns build on it).
 - `compile_glob(glob)`: `*` and `?` stay inside one directory, `**` crosses any depth, nothing
   else is special; `compile_read_glob(glob)`: the same, and `dir/**` also covers `dir`.
 - `GlobUnion(globs)`: many globs, each absolute or relative, as one alternation per kind, so a
@@ -16,7 +17,8 @@ import re
 from collections.abc import Sequence
 
 
-def compile_glob(glob: str) -> re.Pattern[str]:
+def glob_regex(glob: str) -> str:
+    """The regular expression (text) of a glob: `*`/`?` within a directory, `**` any depth."""
     parts: list[str] = []
     index = 0
     while index < len(glob):
@@ -30,7 +32,11 @@ def compile_glob(glob: str) -> re.Pattern[str]:
             char = glob[index]
             parts.append("[^/]*" if char == "*" else "[^/]" if char == "?" else re.escape(char))
             index += 1
-    return re.compile("".join(parts), re.DOTALL)
+    return "".join(parts)
+
+
+def compile_glob(glob: str) -> re.Pattern[str]:
+    return re.compile(glob_regex(glob), re.DOTALL)
 
 
 def compile_read_glob(glob: str) -> re.Pattern[str]:
