@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Awaitable, Callable
 from datetime import datetime, tzinfo
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+from jarvis.ui.cli.storage_cmd import with_storage
 
 if TYPE_CHECKING:  # imported when a command runs: `jarvis --help` stays fast
     from jarvis.app.infra import AppAssembly
 
-T = TypeVar("T")
 approvals = typer.Typer(help="Remembered approval rules.", no_args_is_help=True)
 
 
@@ -23,33 +23,12 @@ def _assembly() -> AppAssembly:
     return assemble(demo=True)
 
 
-def _with_storage(work: Callable[[AppAssembly], Awaitable[T]]) -> T:
-    """Run `work` with the stores connected (the database, on the postgres backend)."""
-    import asyncio
-
-    from jarvis.app.settings import SettingsError
-    from jarvis.ui.cli.main import fail
-
-    async def run() -> T:
-        app = _assembly()
-        try:
-            await app.open_storage()
-        except SettingsError as exc:
-            raise fail(str(exc)) from None
-        try:
-            return await work(app)
-        finally:
-            await app.close_storage()
-
-    return asyncio.run(run())
-
-
 @approvals.command("list")
 def list_rules(
     agent: Annotated[str | None, typer.Option(help="Only this agent's file.")] = None,
 ) -> None:
     """Rules per file; stale ones (granted under another policy) are marked."""
-    _with_storage(lambda app: _list_rules(app, agent))
+    with_storage(lambda app: _list_rules(app, agent))
 
 
 async def _list_rules(app: AppAssembly, agent: str | None) -> None:
@@ -80,7 +59,7 @@ def revoke(
 ) -> None:
     """Remove a rule; the next matching call asks again."""
     try:
-        removed = _with_storage(lambda app: app.rules.revoke(agent, tool, pattern, shared=shared))
+        removed = with_storage(lambda app: app.rules.revoke(agent, tool, pattern, shared=shared))
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
     typer.echo(f"removed {removed} rule(s)")
@@ -99,12 +78,12 @@ def check(
 ) -> None:
     """What the gate would decide, without running anything or asking anyone."""
     if calls == "-":
-        _with_storage(lambda app: _check_lines(app, agent, user))
+        with_storage(lambda app: _check_lines(app, agent, user))
         return
     if tool is None:
         raise typer.BadParameter("give --tool (and --args), or '-' to read calls from stdin")
     arguments = _json_object(args)
-    result = _with_storage(lambda app: _check(app, tool, arguments, agent, user))
+    result = with_storage(lambda app: _check(app, tool, arguments, agent, user))
     if as_json:
         typer.echo(json.dumps(result, ensure_ascii=False))
     else:
@@ -174,7 +153,7 @@ def audit(
         raise typer.BadParameter(
             f"{outcome!r} is not one of {', '.join(AUDIT_OUTCOMES)}", param_hint="--outcome"
         )
-    rows, zone = _with_storage(lambda app: _audit_rows(app, tool, outcome, session, user, limit))
+    rows, zone = with_storage(lambda app: _audit_rows(app, tool, outcome, session, user, limit))
     if not rows and not as_json:
         typer.echo("(no audit lines match)" if tool or outcome or session or user else "(empty)")
     for r in rows:

@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import typer
 
 if TYPE_CHECKING:  # imported when a command runs: `jarvis --help` stays fast
     from jarvis.app.infra import AppAssembly
 
+T = TypeVar("T")
 
-def run_on_storage(work: Callable[[AppAssembly], Awaitable[str]]) -> None:
+
+def with_storage(work: Callable[[AppAssembly], Awaitable[T]]) -> T:
+    """Run `work` with the stores connected (the database, on the postgres backend)."""
     import asyncio
 
     from jarvis.app.settings import SettingsError
     from jarvis.ui.cli.main import assemble, fail
 
-    async def run() -> str:
+    async def run() -> T:
         app = assemble(demo=True)
         try:
             await app.open_storage()
@@ -28,4 +31,8 @@ def run_on_storage(work: Callable[[AppAssembly], Awaitable[str]]) -> None:
         finally:
             await app.close_storage()
 
-    typer.echo(asyncio.run(run()))
+    return asyncio.run(run())
+
+
+def run_on_storage(work: Callable[[AppAssembly], Awaitable[str]]) -> None:
+    typer.echo(with_storage(work))
