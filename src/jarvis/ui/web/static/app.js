@@ -44,6 +44,9 @@
 
   // Feature scripts (static/<feature>.js) listen to server events and send frames through
   // `window.jarvisHud`, so they never reach into this file's internals.
+  // The session the last `session` event named: this file learns the id after the listeners ran.
+  let announced = null;
+  window.addEventListener("jarvis:session", (e) => { announced = e.detail.session.id; });
   window.jarvisHud = {
     on: (type, handler) => window.addEventListener(`jarvis:${type}`, (e) => handler(e.detail)),
     send: (frame) => ws && ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(frame)),
@@ -52,6 +55,12 @@
     // Shared by the feature cards: an element with text set as text, and a card with a list
     // appended to the side panel.
     el: (tag, cls, text) => { const n = document.createElement(tag); if (cls) n.className = cls; if (text !== undefined) n.textContent = text; return n; },
+    // Whose data a feature card reads: the session, else (before the first message) the agent.
+    scope: () => {
+      const id = announced || sessionId;
+      return id ? `session=${encodeURIComponent(id)}` : `agent=${encodeURIComponent(document.body.dataset.agent || "main")}`;
+    },
+    jsonRequest: { credentials: "same-origin", headers: { "Content-Type": "application/json" } },
     sideCard: ({ id, cardClass, title, listId, listClass }) => {
       const el = window.jarvisHud.el;
       const card = el("section", `card ${cardClass}`);

@@ -10,12 +10,8 @@
     en: { title: "Memory", none: "Nothing remembered.", forget: "Forget", wrong: "👎 Wrong", marked: "Marked as failed" },
   }[hud.lang()] || {};
   const el = hud.el;
-  const opts = { credentials: "same-origin", headers: { "Content-Type": "application/json" } };
-  // app.js learns the session id after listeners ran: take it from the event itself.
-  let sessionId = null;
-  const sid = () => sessionId || hud.session();
-  // Before the first message there is no session: ask for the page's agent instead.
-  const whose = () => (sid() ? `session=${encodeURIComponent(sid())}` : `agent=${encodeURIComponent(document.body.dataset.agent || "main")}`);
+  const opts = hud.jsonRequest;
+  const whose = hud.scope;
 
   const list = hud.sideCard({ id: "memory", cardClass: "memory-card", title: S.title, listId: "memory-list", listClass: "rules memory-items" });
 
@@ -55,7 +51,7 @@
     last.after(wrong);
   }
 
-  hud.on("session", (ev) => { sessionId = ev.session.id; load(); });
+  hud.on("session", () => load());
   hud.on("agent_end", () => { load(); thumbsDown(); });
   hud.on("command_result", load);
   load();

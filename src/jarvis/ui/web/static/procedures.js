@@ -12,12 +12,8 @@
           revision: "revision waiting", approve: "Approve", reject: "Reject", current: "Current", next: "Revision" },
   }[hud.lang()] || {};
   const el = hud.el;
-  const opts = { credentials: "same-origin", headers: { "Content-Type": "application/json" } };
-  // app.js learns the session id after listeners ran: take it from the event itself.
-  let sessionId = null;
-  const sid = () => sessionId || hud.session();
-  // Before the first message there is no session: ask for the page's agent instead.
-  const whose = () => (sid() ? `session=${encodeURIComponent(sid())}` : `agent=${encodeURIComponent(document.body.dataset.agent || "main")}`);
+  const opts = hud.jsonRequest;
+  const whose = hud.scope;
 
   const list = hud.sideCard({ id: "procedures", cardClass: "procedures-card", title: S.title, listId: "procedure-list", listClass: "rules procedures" });
 
@@ -63,7 +59,7 @@
     load();
   }
 
-  hud.on("session", (ev) => { sessionId = ev.session.id; load(); });
+  hud.on("session", () => load());
   hud.on("agent_end", load);
   hud.on("command_result", load);
   load();
