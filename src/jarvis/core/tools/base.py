@@ -33,6 +33,9 @@ class ToolEnv:
 
     workspace: Path
     call: ToolCallContext
+    # The gate's decision for this call (`outcome`, `reason`, `rule`), None without a gate: the
+    # OS sandbox opens the network only for what a person approved (`core/confine/judge.py`).
+    decision: dict[str, Any] | None = None
 
 
 class ToolArgumentError(ValueError):
