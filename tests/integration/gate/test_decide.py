@@ -41,7 +41,9 @@ class ScriptedHuman(ApprovalChannel):
         answer = self.answers.pop(0) if self.answers else None
         if answer is not None:  # None: the human never answers
             asyncio.get_running_loop().call_soon(
-                lambda: asyncio.ensure_future(self.store.answer(request.id, "local", answer))
+                lambda: asyncio.ensure_future(
+                    self.store.answer(request.id, "local", answer, request.session_id)
+                )
             )
         return True
 
@@ -313,7 +315,8 @@ async def test_exactly_one_of_two_concurrent_answers_wins(tmp_path: Path) -> Non
         await store.create(request)
         waiter = asyncio.create_task(store.wait(request.id, 5, asyncio.Event()))
         results = await asyncio.gather(
-            store.answer(request.id, "local", "allow"), store.answer(request.id, "local", "deny")
+            store.answer(request.id, "local", "allow", "s"),
+            store.answer(request.id, "local", "deny", "s"),
         )
         assert sorted(results) == ["conflict", "ok"]
         assert await waiter == ("allow" if results[0] == "ok" else "deny")
@@ -332,8 +335,8 @@ async def test_exactly_one_of_two_concurrent_answers_wins(tmp_path: Path) -> Non
         expires_ms=1,
     )
     await store.create(wrong_user)
-    assert await store.answer("w", "bob", "allow") == "forbidden"
-    assert await store.answer("w", "alice", "always") == "invalid"
+    assert await store.answer("w", "bob", "allow", "s") == "forbidden"
+    assert await store.answer("w", "alice", "always", "s") == "invalid"
 
 
 async def test_gate_refusals_carry_denials_only_for_humans_and_timeouts(tmp_path: Path) -> None:
