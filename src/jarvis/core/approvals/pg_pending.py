@@ -47,7 +47,7 @@ _DB_ERRORS = (psycopg.Error, PoolTimeout)
 _HOST = socket.gethostname()
 OWNER = f"{_HOST}:{os.getpid()}"
 
-# idempotent: safe to run at every start.
+# Safe to run at every start.
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jarvis_pending_approvals (
     id          text PRIMARY KEY,
