@@ -235,6 +235,23 @@ async def test_no_approver_and_unattended(tmp_path: Path) -> None:
     assert (await decide(sandbox, "bash", command="ls")).reason == "approval_unavailable"
 
 
+@pytest.mark.parametrize("lang", ["ko", "en"])
+async def test_the_model_reads_no_approver_with_its_own_code_and_what_to_do(
+    tmp_path: Path, lang: Any
+) -> None:
+    """Nobody connected: the model gets `no_approver` (not another code) and seed 002's two
+    instructions — do not call it again with the same arguments, tell the user and go on."""
+    sandbox, _ = make(tmp_path, channel=False)
+    gate = Gate(sandbox, AuditLog(), lang)
+    call = ToolCall(id="c", name="bash", arguments={"command": "ls"})
+    verdict = await gate.check(TOOLS["bash"], call, ctx())
+    assert verdict.refusal is not None
+    text = verdict.refusal.content
+    assert text.startswith("no_approver: ")
+    again, tell = ("같은 인자로 다시 부르지", "알린 뒤") if lang == "ko" else ("same arguments", "tell")
+    assert again in text and tell in text
+
+
 async def test_role_policy_is_wired(tmp_path: Path) -> None:
     roles = {"user": RoleSpec(), "guest": RoleSpec(allow=["read_file", "glob"])}
     sandbox, _ = make(tmp_path, roles=roles, user_roles={"visitor": "guest"})
