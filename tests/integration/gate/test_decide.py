@@ -248,8 +248,8 @@ async def test_the_model_reads_no_approver_with_its_own_code_and_what_to_do(
     assert verdict.refusal is not None
     text = verdict.refusal.content
     assert text.startswith("no_approver: ")
-    again, tell = ("같은 인자로 다시 부르지", "알린 뒤") if lang == "ko" else ("same arguments", "tell")
-    assert again in text and tell in text
+    steps = {"ko": ("같은 인자로 다시 부르지", "알린 뒤"), "en": ("same arguments", "tell")}
+    assert all(step in text for step in steps[lang])
 
 
 async def test_role_policy_is_wired(tmp_path: Path) -> None:
