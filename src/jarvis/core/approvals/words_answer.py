@@ -126,7 +126,7 @@ async def answer_in_words(
     shown = reply.strip()
     if decision == "unclear":
         return WordsOutcome(decision, None, t("approval.words.unclear", lang, text=shown))
-    result = await store.answer(request.id, user_id, decision)
+    result = await store.answer(request.id, user_id, decision, request.session_id)
     if result != "ok":
         return WordsOutcome(decision, result, t("approval.words.too_late", lang, text=shown))
     label = t(f"approval.words.{decision}", lang)
