@@ -9,12 +9,15 @@ API:
   - `.announce()` — under `auto` without a working sandbox: logs once per process, in one line,
     that the gate alone decides (and returns the line).
   - `.wrap(argv, workspace, network=False, writable=()) -> list[str]` — the bwrap command line.
+  - `.server(argv, workspace, network, writable)` — the same for a long-running server (stdio
+    MCP); raises `SandboxRequired` under `required` without a sandbox.
   - `.pids_group()` — a per-call `PidsGroup` when running as root (see `pids.py`), else None.
 - `Confiner.from_settings(security, home, jarvis_home)`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 from collections.abc import Sequence
@@ -26,7 +29,7 @@ from jarvis.common.logging import get_logger
 from jarvis.core.config import SecuritySettings
 from jarvis.core.confine.hidden import SecretLocations
 from jarvis.core.confine.pids import PidsGroup
-from jarvis.core.confine.plan import Confinement, Limits, bwrap_argv, dns_dirs
+from jarvis.core.confine.plan import Confinement, Limits, bwrap_argv, dns_dirs, with_limits
 from jarvis.core.confine.probe import Probe, probe
 from jarvis.core.policy.boundary import Boundary
 
@@ -34,6 +37,10 @@ Mode = Literal["auto", "required", "off"]
 _log = get_logger("jarvis.sandbox")
 _announced: set[str] = set()
 _announce_lock = threading.Lock()
+
+
+class SandboxRequired(RuntimeError):
+    """`security.sandbox: required` and no working sandbox: nothing may start."""
 
 
 class Confiner:
@@ -110,7 +117,12 @@ class Confiner:
             hidden_files=files,
             network=network,
             limits=self.limits,
-            writable=tuple(os.path.realpath(w) for w in writable),
+            # Only what exists: bwrap cannot make a mount point in the read-only root.
+            writable=tuple(
+                real
+                for real in (os.path.realpath(os.path.expanduser(w)) for w in writable)
+                if os.path.exists(real)
+            ),
             dns_dirs=self._dns,
         )
 
@@ -123,6 +135,21 @@ class Confiner:
     ) -> list[str]:
         bwrap = self.probe.bwrap
         return bwrap_argv(bwrap, self.confinement(workspace, network, writable), argv)
+
+    def server(
+        self, argv: Sequence[str], workspace: Path, network: bool, writable: Sequence[str]
+    ) -> list[str]:
+        """A long-running server's command line (stdio MCP): confined when the sandbox works,
+        as it was under `auto` when it does not; under `required` without one, raises
+        `SandboxRequired` with the one line."""
+        refusal = self.refusal()
+        if refusal is not None:
+            raise SandboxRequired(refusal)
+        if not self.active:
+            return list(argv)
+        box = self.confinement(workspace, network, writable)
+        box = dataclasses.replace(box, as_pid_1=False)
+        return bwrap_argv(self.probe.bwrap, box, with_limits(self.limits, argv))
 
     def pids_group(self) -> PidsGroup | None:
         return PidsGroup.create(self.limits.processes)

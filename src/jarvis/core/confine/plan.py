@@ -12,6 +12,7 @@ API:
   - every namespace unshared (network too unless `network`), all capabilities dropped, a new
     session (no `TIOCSTI` into the terminal), killed with its parent, and the command runs as
     PID 1 of its namespace: when it exits the kernel kills everything it left behind.
+- `with_limits(limits, argv) -> list[str]`: `argv` run by `/bin/sh` after those `ulimit`s.
 - `limit_prefix(limits) -> str`: shell lines (`ulimit`) that set the limits inside the sandbox,
   after bubblewrap made its user namespace (so the process count is the sandbox's own).
 """
@@ -41,6 +42,9 @@ class Confinement:
     # Where resolv.conf really lives when it is under /run (systemd-resolved): bound back in
     # when the call has network.
     dns_dirs: tuple[str, ...] = ()
+    # The command itself is PID 1 (bash: orphans come to it); else bwrap's own init is, which
+    # reaps them for a long-running server that would not.
+    as_pid_1: bool = True
 
 
 def bwrap_argv(bwrap: str, confinement: Confinement, command: Sequence[str]) -> list[str]:
@@ -62,7 +66,8 @@ def bwrap_argv(bwrap: str, confinement: Confinement, command: Sequence[str]) -> 
     argv += ["--unshare-all"]
     if c.network:
         argv += ["--share-net"]
-    argv += ["--cap-drop", "ALL", "--new-session", "--die-with-parent", "--as-pid-1", "--"]
+    argv += ["--cap-drop", "ALL", "--new-session", "--die-with-parent"]
+    argv += ["--as-pid-1", "--"] if c.as_pid_1 else ["--"]
     return [*argv, *command]
 
 
@@ -81,3 +86,7 @@ def limit_prefix(limits: Limits) -> str:
         f"ulimit -v {limits.memory_mb * 1024} 2>/dev/null; "
         f"ulimit -f {limits.file_mb * 1024} 2>/dev/null; "
     )
+
+
+def with_limits(limits: Limits, argv: Sequence[str]) -> list[str]:
+    return ["/bin/sh", "-c", limit_prefix(limits) + 'exec "$@"', "sh", *argv]
