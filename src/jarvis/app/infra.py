@@ -35,6 +35,7 @@ from jarvis.core.approvals.pending import MemoryPendingStore, PendingApprovalSto
 from jarvis.core.approvals.pg_audit import PostgresAuditLog
 from jarvis.core.approvals.pg_pending import PostgresPendingStore
 from jarvis.core.approvals.service import ApprovalService
+from jarvis.core.confine.auto_allow import sandboxed_allow
 from jarvis.core.extensions import SkillRegistry
 from jarvis.core.mcp import MCPManager
 from jarvis.core.memory_tools import memory_tools
@@ -268,6 +269,7 @@ class InfraBuilder:
             clock=self.clock,
             plugins=plugins,
             jarvis_home=settings.home,
+            confined=sandboxed_allow(settings.security, settings.home),
         )
         tools = self.tool_registry()
         memory = self.memory_service()

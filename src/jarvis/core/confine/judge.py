@@ -4,6 +4,7 @@ API:
 - `needs_network(command) -> bool`: the line names a program that talks to the network
   (`curl`, `ssh`, `git push`, `pip install`, `npm ci`, `/dev/tcp/…`, …), looked up through
   wrappers (`env`, `timeout`, `python -m pip`); a line that cannot be parsed counts as needing it.
+- `argv_needs_network(argv) -> bool`: the same for one simple command.
 - `leaves_sandbox(command) -> bool`: programs whose point is to act outside it (`sudo`,
   `docker`, `systemctl`, …) — they fail in it, so a person should see them.
 - `network_granted(decision, command) -> bool`: the call may have the network — a person
@@ -72,7 +73,7 @@ def needs_network(command: str) -> bool:
     analysis = analyze_shell(command)
     if analysis.unsafe:
         return True
-    return any(_argv_needs_network(c.argv) for c in analysis.commands)
+    return any(argv_needs_network(c.argv) for c in analysis.commands)
 
 
 def leaves_sandbox(command: str) -> bool:
@@ -84,7 +85,7 @@ def leaves_sandbox(command: str) -> bool:
     return False
 
 
-def _argv_needs_network(argv: tuple[str, ...]) -> bool:
+def argv_needs_network(argv: tuple[str, ...]) -> bool:
     for start in command_starts(argv):
         name, args = program_name(argv[start]), argv[start + 1 :]
         if name in NETWORK_PROGRAMS or argv[start] in NETWORK_PROGRAMS:
