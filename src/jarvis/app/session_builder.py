@@ -19,6 +19,7 @@ from jarvis.common.clock import new_id
 from jarvis.common.i18n import Language, t
 from jarvis.core.agenda import AgendaJob
 from jarvis.core.mcp.prompting import server_instructions
+from jarvis.core.memory_tools import EVERY_AGENT_TOOLS
 from jarvis.core.memory_tools.corrections import CorrectionJob
 from jarvis.core.procedures.idle import IdleLearningJob
 from jarvis.core.procedures.tools import ProcedureTools
@@ -141,7 +142,7 @@ class SessionBuilder:
             return None
         names = self.app.tools.names()
         if listed is not None:
-            wanted = set(listed) | set(self.profile.own_tools)
+            wanted = set(listed) | set(self.profile.own_tools) | EVERY_AGENT_TOOLS
             names = [n for n in names if n in wanted or _is_agent_tool(self.app.tools.get(n))]
         return {name for name in names if name not in hidden}
 

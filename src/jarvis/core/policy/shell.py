@@ -43,13 +43,8 @@ from jarvis.core.policy.programs import (
     WRAPPER_COMMANDS,
 )
 from jarvis.core.policy.shell_plain import plain_analysis
-from jarvis.core.policy.shell_walk import (
-    ShellAnalysis,
-    SimpleCommand,
-    StdinSource,
-    UnsafeReason,
-    walk,
-)
+from jarvis.core.policy.shell_types import ShellAnalysis, SimpleCommand, StdinSource, UnsafeReason
+from jarvis.core.policy.shell_walk import walk
 
 __all__ = [
     "DYNAMIC_EVAL_COMMANDS",

@@ -18,9 +18,7 @@ from tree_sitter import Node
 
 from jarvis.core.policy import parse_guard
 from jarvis.core.policy.shell_layout import ARGUMENT_KINDS, layout_agrees
-
-if TYPE_CHECKING:
-    from jarvis.core.policy.shell_walk import StdinSource, UnsafeReason
+from jarvis.core.policy.shell_types import StdinSource, UnsafeReason
 
 REDIRECTS = frozenset({"file_redirect", "herestring_redirect", "heredoc_redirect"})
 _WRITE_OPS = frozenset({">", ">>", "&>", "&>>", ">|", "<>"})
