@@ -38,6 +38,8 @@ CLASSIFIER_PROMPT = (
     "always - a clear yes that explicitly says from now on / every time\n"
     "deny - no, not now, wait, stop, or any condition or doubt\n"
     "unclear - anything else (a question, unrelated words, mumbling)\n"
+    "Polite replies such as 괜찮아요, 괜찮습니다, 됐어요, no thanks, I'm good, I'm fine usually "
+    "decline: answer deny unless they also clearly say to run it.\n"
     "If you are not sure it is a yes, answer deny or unclear. Write only the word."
 )
 
