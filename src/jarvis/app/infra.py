@@ -226,8 +226,12 @@ class InfraBuilder:
 
     def pending_store(self) -> PendingApprovalStore:
         if self._dsn:
-            return PostgresPendingStore(lazy_pool(self._dsn), self._dsn)
-        return MemoryPendingStore()
+            return PostgresPendingStore(lazy_pool(self._dsn), self._dsn, self._keep_finished_sec)
+        return MemoryPendingStore(self._keep_finished_sec)
+
+    @property
+    def _keep_finished_sec(self) -> float:
+        return self.settings.storage.pending_retention_sec
 
     def rule_store(self) -> RuleStore:
         if self._dsn:

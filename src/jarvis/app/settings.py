@@ -43,6 +43,7 @@ from jarvis.app.settings_sources import (
 )
 from jarvis.common.i18n import Language, t
 from jarvis.core.agents.runtime import OrchestrationLimits
+from jarvis.core.approvals.pending import KEEP_FINISHED_SEC
 from jarvis.core.approvals.words_answer import ApprovalWordsSettings
 from jarvis.core.config import SecuritySettings
 from jarvis.core.procedures.config import ProcedureSettings
@@ -67,6 +68,11 @@ class StorageSettings(BaseModel):
         "files", description="files (embedded default), memory (throwaway) or postgres."
     )
     postgres_dsn: str | None = Field(None, description="DSN when backend is postgres.")
+    pending_retention_sec: float = Field(
+        KEEP_FINISHED_SEC,
+        gt=0,
+        description="How long an answered approval is kept (a late answer gets 409), then deleted.",
+    )
 
     @model_validator(mode="after")
     def _dsn_for_postgres(self) -> StorageSettings:
