@@ -1,12 +1,13 @@
-"""The container files (seed 001: `docker compose up -d --build jarvis-backend`; seed 004: `~/.jarvis`
-is the `jarvis_data` volume). No container engine can pull a base image on this machine, so the
-image is not built here (docs/operations.md says so); these tests check what the files promise and
-run the container's entry command outside a container, with the image's and compose's
-environment: it binds 0.0.0.0, prints the address `docker compose logs` shows, answers the health
-check, and keeps its data in the volume's path."""
+"""The container files (seed 001: `docker compose up -d --build jarvis-backend`; seed 004:
+`~/.jarvis` is the `jarvis_data` volume). No container engine can pull a base image on this
+machine, so the image is not built here (docs/operations.md says so); these tests check what
+the files promise and run the container's entry command outside a container, with the image's
+and compose's environment: it binds 0.0.0.0, prints the address `docker compose logs` shows,
+answers the health check, and keeps its data in the volume's path."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import subprocess
@@ -71,40 +72,44 @@ async def test_the_entry_command_outside_a_container(tmp_path: Path) -> None:
     """`jarvis serve` with the image's environment (paths mapped into tmp_path) and compose's
     PostgreSQL backend (the test database): the logs' address, the health check, the data."""
     async for dsn in postgres_dsn():
-        port = free_port()
-        env = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
-        env.update(image_env())
-        env.update(
-            PATH=f"{BIN}:{env.get('PATH', '')}",
-            JARVIS_HOME=str(tmp_path / "jarvis_data"),
-            JARVIS_WORKSPACE=str(tmp_path / "workspace"),
-            JARVIS_WEB__PORT=str(port),
-            JARVIS_STORAGE__BACKEND="postgres",
-            JARVIS_STORAGE__POSTGRES_DSN=dsn,
-            JARVIS_SCHEDULER__ENABLED="false",
-        )
-        (tmp_path / "workspace").mkdir()
-        health = [sys.executable, str(ROOT / "docker" / "healthcheck.py")]
-        process = subprocess.Popen(
-            ["jarvis", "serve", "--demo"],
-            env=env,
-            cwd=tmp_path / "workspace",
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        try:
-            assert process.stdout is not None
-            url = ""
-            for line in process.stdout:  # pytest's timeout guards a server that never prints it
-                if "token=" in line:
-                    url = line.strip()
-                    break
-            # What `docker compose logs` shows: an address the host's browser can open.
-            assert url.startswith(f"http://127.0.0.1:{port}/?token="), url
-            assert subprocess.run(health, env=env, check=False).returncode == 0
-            assert (tmp_path / "jarvis_data").is_dir()  # the data dir is the volume's path
-        finally:
-            process.terminate()
-            process.wait(60)
-        assert subprocess.run(health, env=env, check=False).returncode == 1
+        await asyncio.to_thread(run_the_entry_command, tmp_path, dsn)
+
+
+def run_the_entry_command(tmp_path: Path, dsn: str) -> None:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
+    env.update(image_env())
+    env.update(
+        PATH=f"{BIN}:{env.get('PATH', '')}",
+        JARVIS_HOME=str(tmp_path / "jarvis_data"),
+        JARVIS_WORKSPACE=str(tmp_path / "workspace"),
+        JARVIS_WEB__PORT=str(port),
+        JARVIS_STORAGE__BACKEND="postgres",
+        JARVIS_STORAGE__POSTGRES_DSN=dsn,
+        JARVIS_SCHEDULER__ENABLED="false",
+    )
+    (tmp_path / "workspace").mkdir()
+    health = [sys.executable, str(ROOT / "docker" / "healthcheck.py")]
+    process = subprocess.Popen(
+        ["jarvis", "serve", "--demo"],
+        env=env,
+        cwd=tmp_path / "workspace",
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        url = ""
+        for line in process.stdout:  # pytest's timeout guards a server that never prints it
+            if "token=" in line:
+                url = line.strip()
+                break
+        # What `docker compose logs` shows: an address the host's browser can open.
+        assert url.startswith(f"http://127.0.0.1:{port}/?token="), url
+        assert subprocess.run(health, env=env, check=False).returncode == 0
+        assert (tmp_path / "jarvis_data").is_dir()  # the data dir is the volume's path
+    finally:
+        process.terminate()
+        process.wait(60)
+    assert subprocess.run(health, env=env, check=False).returncode == 1
