@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-import ipaddress
 from collections.abc import Callable
-from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from jarvis.agent_layer.loop import AgentLoopConfig
@@ -106,7 +104,7 @@ class SessionBuilder:
         settings = self.app.settings
         model = settings.openloop.model or self.profile.model or settings.model
         judge = AgendaJudge(
-            self.app.provider_for(model),
+            self.app.background_provider_for(model),
             model.model,
             settings.language,
             ZoneInfo(settings.timezone),
@@ -224,13 +222,4 @@ def _judge_after_reply(timing: str, model: ModelSettings) -> bool:
     is the common case there), beside it for hosted APIs and the scripted model."""
     if timing != "auto":
         return timing == "after_reply"
-    if model.provider != "openai":
-        return False
-    host = urlsplit(model.base_url).hostname or ""
-    if host in ("localhost", "host.docker.internal") or host.endswith(".local"):
-        return True
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return address.is_loopback or address.is_private or address.is_link_local
+    return model.runs_locally()
