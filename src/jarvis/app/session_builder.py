@@ -12,6 +12,7 @@ from jarvis.agent_layer.sessions import SessionInfo
 from jarvis.agent_layer.tools import LoopTools
 from jarvis.app.infra import AppAssembly
 from jarvis.app.profile import AgentProfile
+from jarvis.app.thinking_setup import build_thinking
 from jarvis.common.clock import new_id
 from jarvis.common.i18n import Language, t
 from jarvis.core.agenda import AgendaJob
@@ -89,6 +90,7 @@ class SessionBuilder:
             skills=self.app.skills,
             expand_input=self.app.mcp.expand_input,
             memory_agent_id=self.profile.memory_agent,
+            thinking=build_thinking(self.app, self.profile),
         )
 
     def _turn_jobs(self) -> list[TurnJob]:

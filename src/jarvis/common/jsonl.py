@@ -209,3 +209,16 @@ def _write_all(fd: int, data: bytes) -> None:
     while view:
         written = os.write(fd, view)
         view = view[written:]
+
+
+# Line breaks to Python's str.splitlines and JavaScript's line terminators that JSON leaves raw.
+_LINE_BREAKS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"}
+
+
+def dumps_line(value: Any) -> str:
+    """One JSON document on one line, whatever a reader counts as a line break (U+2028, U+2029
+    and U+0085 escaped; Korean and other text kept readable)."""
+    text = json.dumps(value, ensure_ascii=False)
+    for raw, escaped in _LINE_BREAKS.items():
+        text = text.replace(raw, escaped)
+    return text
