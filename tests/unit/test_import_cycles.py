@@ -1,22 +1,9 @@
 """No import circles in src/jarvis: every strongly connected group of modules (imports under
-TYPE_CHECKING included — a type that needs the importer back is a circle too) is listed, and the
-only one allowed is core/policy's shell parsers, which issue 25 leaves to its own change."""
+TYPE_CHECKING included — a type that needs the importer back is a circle too) is a failure."""
 
 from __future__ import annotations
 
 import grimp
-
-# ponytail: core/policy/shell*.py is being untangled separately (issue 25); remove when it is.
-ALLOWED = [
-    {
-        "jarvis.core.policy.shell",
-        "jarvis.core.policy.shell_plain",
-        "jarvis.core.policy.shell_redirects",
-        "jarvis.core.policy.shell_walk",
-        "jarvis.core.policy.shell_words",
-    }
-]
-
 
 def circles(edges: dict[str, set[str]]) -> list[set[str]]:
     """Tarjan's strongly connected components of more than one module (iterative)."""
@@ -72,4 +59,4 @@ def test_no_import_circles_in_jarvis() -> None:
     edges = {
         module: set(graph.find_modules_directly_imported_by(module)) for module in graph.modules
     }
-    assert [group for group in circles(edges) if group not in ALLOWED] == []
+    assert circles(edges) == []
