@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import grimp
 
+
 def circles(edges: dict[str, set[str]]) -> list[set[str]]:
     """Tarjan's strongly connected components of more than one module (iterative)."""
     index: dict[str, int] = {}

@@ -36,6 +36,7 @@ from jarvis.core.procedures.segment import Segment, session_segment
 from jarvis.core.procedures.slash import procedures_command
 from jarvis.core.slash.memory import SlashScope, memory_command
 from jarvis.core.slash.openloop import openloop_command
+from jarvis.model_layer.provider import Provider
 
 _SEGMENT_TURNS = 50  # the recent turns `/procedures learn` looks at
 _SESSIONS_LISTED = 20
@@ -121,7 +122,7 @@ class _Handlers:
             t(
                 "commands.status",
                 ctx.lang,
-                provider=setup.provider.name,
+                provider=_vendor(setup.provider),
                 model=setup.model,
                 agent=setup.agent_name,
                 agent_id=setup.agent_id,
@@ -204,3 +205,10 @@ class _Handlers:
             ctx.lang,
             self.app.clock.now_ms(),
         )
+
+
+def _vendor(provider: Provider) -> str:
+    """The provider that answers, under the lanes that wrap it (model_layer/lanes.py)."""
+    while isinstance(inner := getattr(provider, "inner", None), Provider):
+        provider = inner
+    return provider.name

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from jarvis.common.i18n import t
@@ -137,6 +138,9 @@ async def _hud(home: Path) -> dict[str, tuple[str, str]]:
         await tab.send(type="prompt", text="/exit")
         outcomes["/exit"] = ("text", (await tab.next("command_result"))["text"])
         await tab.close()
+        async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
+            listed = (await http.get("/api/commands", params={"lang": "en"})).json()["commands"]
+        outcomes["GET /api/commands"] = ("listing", json.dumps(listed, ensure_ascii=False))
     return outcomes
 
 
@@ -202,3 +206,12 @@ def test_chat_help_lists_what_slash_help_lists(
     extensions = ["/greet", "/hello"]  # the home's skill and plugin command
     assert in_help == [name for name in typed if name not in extensions]
     assert len(in_help) == 15
+
+
+def test_the_hud_lists_the_table_for_its_slash_suggestions(screens: dict[str, Any]) -> None:
+    listed = json.loads(screens["hud"]["GET /api/commands"][1])
+    by_name = {item["command"]: item for item in listed}
+    assert by_name["/status"]["description"] == "the model answering, the agent, the session"
+    assert by_name["/hello"]["usage"] == "/hello [NAME]" and by_name["/hello"]["origin"] == "plugin"
+    assert by_name["/greet"]["description"] == "greets someone"
+    assert "/exit" not in by_name and len(listed) == 16  # 14 fixed for the HUD, skill, plugin

@@ -124,3 +124,34 @@ def test_help_lines_are_aligned_usage_then_help() -> None:
     )
     assert lines == ["  /a [X]  a help", "  /long   long help"]
     assert t("commands.header", "en") == "Commands:"
+
+
+class _Plugin:
+    name = "broken"
+    version = "1"
+
+    def __init__(self, commands: list[Command]) -> None:
+        self.commands = commands
+
+
+async def _raises(context: CommandContext) -> Outcome:
+    raise RuntimeError("plugin bug")
+
+
+async def test_plugin_commands_follow_a_reload_and_a_failure_is_answered(tmp_path: Path) -> None:
+    app = build_app(Settings(home=tmp_path, workspace=tmp_path), demo=True)
+    agents = AgentRegistry(app)
+    table = build_commands(agents)
+    old = _Plugin([_command("deploy")])
+    app.plugins.register(old)
+    assert (await table.find("deploy", "main")) is not None
+    new = _Plugin([Command("explode", _raises, help_text="fails")])
+    app.plugins.replace([old], [new])  # what a hot reload of ~/.jarvis/plugins does
+    assert await table.find("deploy", "main") is None
+    command = await table.find("explode", "main")
+    assert command is not None and command.origin == "plugin"
+    session = await agents.main.create()
+    context = CommandContext(session, "local", "en", "hud", "/explode now")
+    assert await table.run(context) == Reply(
+        "/explode of the plugin broken failed (details in the log)."
+    )

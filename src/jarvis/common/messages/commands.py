@@ -72,6 +72,10 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "ko": "{name} 은 이 화면에서 쓰지 않습니다.",
         "en": "{name} is not used on this screen.",
     },
+    "commands.plugin_failed": {
+        "ko": "플러그인 {plugin} 의 {name} 이 실패했습니다 (로그에 자세히).",
+        "en": "{name} of the plugin {plugin} failed (details in the log).",
+    },
     "commands.stopped": {"ko": "중단했습니다.", "en": "Stopped."},
     "commands.nothing_running": {"ko": "실행 중인 턴이 없습니다.", "en": "Nothing is running."},
     "commands.status": {

@@ -1,6 +1,17 @@
 """One table of slash commands for every screen (see table.py)."""
 
 from jarvis.core.commands.builtins import BUILTINS
+from jarvis.core.commands.outcomes import (
+    CommandScreen,
+    NewSession,
+    OpenSession,
+    Outcome,
+    Quit,
+    Reply,
+    RunPrompt,
+    RunWork,
+    deliver,
+)
 from jarvis.core.commands.table import (
     EVERY_SCREEN,
     TERMINAL_ONLY,
@@ -11,13 +22,6 @@ from jarvis.core.commands.table import (
     CommandTable,
     Handler,
     ListedSource,
-    NewSession,
-    OpenSession,
-    Outcome,
-    Quit,
-    Reply,
-    RunPrompt,
-    RunWork,
     Screen,
     help_lines,
 )
@@ -29,6 +33,7 @@ __all__ = [
     "Argument",
     "Command",
     "CommandContext",
+    "CommandScreen",
     "CommandSource",
     "CommandTable",
     "Handler",
@@ -41,5 +46,6 @@ __all__ = [
     "RunPrompt",
     "RunWork",
     "Screen",
+    "deliver",
     "help_lines",
 ]

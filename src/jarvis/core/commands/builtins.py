@@ -6,13 +6,13 @@
 
 from __future__ import annotations
 
+from jarvis.core.commands.outcomes import Outcome
 from jarvis.core.commands.table import (
     EVERY_SCREEN,
     TERMINAL_ONLY,
     Argument,
     Command,
     CommandContext,
-    Outcome,
     Screen,
 )
 

@@ -7,13 +7,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from jarvis.core.commands.table import Command, CommandContext, Handler, Outcome, RunPrompt
+from jarvis.common.i18n import t
+from jarvis.common.logging import get_logger
+from jarvis.core.commands.outcomes import Outcome, Reply, RunPrompt
+from jarvis.core.commands.table import Command, CommandContext, Handler
 from jarvis.core.extensions import SkillRegistry
 from jarvis.core.mcp import MCPManager
 from jarvis.core.plugins import PluginHost
 from jarvis.core.procedures.files import ProcedureLibrary
 from jarvis.core.procedures.model import Procedure
 from jarvis.core.procedures.tools import approved_procedures, recipe
+
+_log = get_logger("jarvis.plugins")
 
 
 async def _as_typed(context: CommandContext) -> Outcome:
@@ -106,8 +111,23 @@ class PluginCommands:
         for plugin in list(self.host.plugins):
             declared = getattr(plugin, "commands", ())
             if isinstance(declared, (list, tuple)):
-                found += [replace(c, origin="plugin") for c in declared if isinstance(c, Command)]
+                found += [_isolated(plugin, c) for c in declared if isinstance(c, Command)]
         return found
 
     async def find(self, name: str, agent_id: str) -> Command | None:
         return next((c for c in await self.commands(agent_id) if name in c.names()), None)
+
+
+def _isolated(plugin: object, command: Command) -> Command:
+    """A plugin's command whose failure is logged and answered, never raised into a screen."""
+    handler = command.handler
+    owner = str(getattr(plugin, "name", type(plugin).__name__))
+
+    async def run(context: CommandContext) -> Outcome:
+        try:
+            return await handler(context)
+        except Exception:
+            _log.exception("plugin %s failed in /%s", owner, command.name)
+            return Reply(t("commands.plugin_failed", context.lang, plugin=owner, name=context.name))
+
+    return replace(command, handler=run, origin="plugin")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from jarvis.common.i18n import Language, t
+from jarvis.core.commands.outcomes import Outcome, Reply
 
 if TYPE_CHECKING:
     from jarvis.core.session import AgentSession
@@ -59,50 +60,6 @@ class CommandContext:
         return self.line.strip().partition(" ")[2].strip()
 
 
-# --- Outcomes: what a handler asks the screen to do -------------------------------------------
-
-
-@dataclass(frozen=True)
-class Reply:
-    """Show this text."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class RunPrompt:
-    """Run this text as the session's next turn (a skill, an MCP prompt, a procedure's recipe)."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class NewSession:
-    """Open a new session of this agent (`/new`, `/agent <id>`)."""
-
-    agent_id: str
-
-
-@dataclass(frozen=True)
-class OpenSession:
-    """Show this existing session (`/resume <id>`); the handler checked it is the person's."""
-
-    session: AgentSession
-
-
-@dataclass(frozen=True)
-class RunWork:
-    """Run work like a turn (after the running one, stopped by Stop); show its text at the end."""
-
-    work: Callable[[], Awaitable[str]]
-
-
-@dataclass(frozen=True)
-class Quit:
-    """End the chat (the terminal's `/exit`)."""
-
-
-Outcome = Reply | RunPrompt | NewSession | OpenSession | RunWork | Quit
 Handler = Callable[[CommandContext], Awaitable[Outcome]]
 
 

@@ -176,15 +176,15 @@ class ChatRepl:
                 self._backlog.append(line)
         await task
 
-    # -- what the command adapter (ui/cli/commands.py) draws outcomes with
+    # -- how the chat draws a command's outcome (core/commands/outcomes.py)
 
-    def say(self, text: str) -> None:
+    async def reply(self, text: str) -> None:
         self.render.line(text)
 
-    async def turn(self, text: str) -> None:
+    async def run_prompt(self, text: str) -> None:
         await self._turn(text)
 
-    async def work(self, work: Callable[[], Awaitable[str]]) -> None:
+    async def run_work(self, work: Callable[[], Awaitable[str]]) -> None:
         async def shown() -> None:
             self.render.line(await work())
 
@@ -195,6 +195,6 @@ class ChatRepl:
         self.builder = builder
         self.switch(await builder.create(user_id=self.session.info.user_id))
 
-    def show_session(self, session: AgentSession) -> None:
+    async def open_session(self, session: AgentSession) -> None:
         self.builder = self.agents.get(session.info.agent_id) or self.agents.main
         self.switch(session)

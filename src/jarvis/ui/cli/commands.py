@@ -1,6 +1,6 @@
 """The terminal's adapter for the command table (core/commands): Tab completion with each
-command's help, and drawing each outcome — a line, a turn, another session, work run like a turn,
-quitting. Which command a line names is the table's business, never this module's."""
+command's help, and how the chat draws an outcome (`TerminalScreen`). Which command a line names
+is the table's business, never this module's."""
 
 from __future__ import annotations
 
@@ -8,40 +8,20 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from jarvis.common.i18n import Language, t
-from jarvis.core.commands import (
-    CommandContext,
-    CommandTable,
-    NewSession,
-    OpenSession,
-    Outcome,
-    Quit,
-    Reply,
-    RunPrompt,
-    RunWork,
-)
+from jarvis.core.commands import CommandContext, CommandScreen, CommandTable, Reply, deliver
 from jarvis.core.session import AgentSession
 
 Completions = Callable[[str], Awaitable[list[tuple[str, str]]]]
 
 
-class TerminalScreen(Protocol):
-    """What the chat offers the adapter to draw an outcome with."""
+class TerminalScreen(CommandScreen, Protocol):
+    """The chat, as the adapter sees it: its session and language, and the outcome methods."""
 
     @property
     def session(self) -> AgentSession: ...
 
     @property
     def lang(self) -> Language: ...
-
-    def say(self, text: str) -> None: ...
-
-    async def turn(self, text: str) -> None: ...
-
-    async def work(self, work: Callable[[], Awaitable[str]]) -> None: ...
-
-    async def new_session(self, agent_id: str) -> None: ...
-
-    def show_session(self, session: AgentSession) -> None: ...
 
 
 def _context(screen: TerminalScreen, line: str) -> CommandContext:
@@ -55,7 +35,7 @@ async def run_line(table: CommandTable, screen: TerminalScreen, line: str) -> bo
     if outcome is None:
         name = line.strip().partition(" ")[0]
         outcome = Reply(t("commands.unknown", screen.lang, name=name))
-    return await draw(outcome, screen)
+    return await deliver(outcome, screen)
 
 
 async def run_during_turn(table: CommandTable, screen: TerminalScreen, line: str) -> bool:
@@ -66,22 +46,6 @@ async def run_during_turn(table: CommandTable, screen: TerminalScreen, line: str
     if command is None or not command.during_turn:
         return False
     await run_line(table, screen, line)
-    return True
-
-
-async def draw(outcome: Outcome, screen: TerminalScreen) -> bool:
-    if isinstance(outcome, Reply):
-        screen.say(outcome.text)
-    elif isinstance(outcome, RunPrompt):
-        await screen.turn(outcome.text)
-    elif isinstance(outcome, NewSession):
-        await screen.new_session(outcome.agent_id)
-    elif isinstance(outcome, OpenSession):
-        screen.show_session(outcome.session)
-    elif isinstance(outcome, RunWork):
-        await screen.work(outcome.work)
-    elif isinstance(outcome, Quit):
-        return False
     return True
 
 

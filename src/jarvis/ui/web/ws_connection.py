@@ -18,7 +18,7 @@ from jarvis.common.i18n import Language, t
 from jarvis.common.storage_errors import StorageUnavailable, describe_storage_error
 from jarvis.core.session import AgentSession
 from jarvis.ui.web.broker import Connection
-from jarvis.ui.web.commands import run_command, run_typed
+from jarvis.ui.web.commands import HudScreen, run_command, run_typed
 from jarvis.ui.web.protocol import ClientMessage, parse_client_message
 from jarvis.ui.web.security import MAX_BODY_BYTES
 from jarvis.ui.web.words_answers import start_answer, waiting_request
@@ -138,7 +138,7 @@ async def _handle(state: WebApp, session: AgentSession, connection: Connection, 
         return
     if message.type == "prompt":
         # A command typed into the HUD's box runs as one (the command table decides which).
-        if await run_typed(state.commands, state, session, connection, message.text):
+        if await run_typed(state.commands, HudScreen(state, session, connection), message.text):
             return
         waiting = waiting_request(state, session.id)
         if waiting is None:
@@ -159,4 +159,4 @@ async def _handle(state: WebApp, session: AgentSession, connection: Connection, 
             }
         )
     elif message.type == "command":
-        await run_command(state.commands, state, session, connection, message.text)
+        await run_command(state.commands, HudScreen(state, session, connection), message.text)
