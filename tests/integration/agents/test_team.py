@@ -158,7 +158,7 @@ async def test_ask_agent_runs_karen_with_her_rules_and_asks_in_the_askers_window
     )
     use_model(app, model)
     agents = registry(app)
-    human = Human(app, ["always"])
+    human = Human(app, ["always", "allow"])
     jarvis = await open_session(agents, "main", human)
     events: list[Any] = []
     jarvis.subscribe(lambda event: events.append(event.model_dump(mode="json")))
@@ -174,6 +174,8 @@ async def test_ask_agent_runs_karen_with_her_rules_and_asks_in_the_askers_window
     # KAREN answered from her own memory, not JARVIS's.
     await app.memory.remember(MemoryScope("karen", "local", "x", 1), "fact", "karen-only fact", 1)
     await jarvis.prompt("ask karen again")
+    # Her rule is hers: asked by JARVIS, who holds none, the person is asked again (issue 23).
+    assert len(human.requests) == 2
     (asked,) = [c for c in model.calls if "role:karen" in c.system_prompt][-2:-1]
     assert "karen-only fact" in asked.messages[0].content  # type: ignore[union-attr]
     mains = [c for c in model.calls if "role:karen" not in c.system_prompt]
