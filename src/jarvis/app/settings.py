@@ -54,6 +54,7 @@ from jarvis.core.approvals.words_answer import ApprovalWordsSettings
 from jarvis.core.config import SecuritySettings
 from jarvis.core.procedures.config import ProcedureSettings
 from jarvis.core.scheduler.config import SchedulerSettings
+from jarvis.core.thinking.config import ThinkingSettings
 from jarvis.core.tools.builtins import BuiltinToolSettings
 from jarvis.memory.config import MemorySettings
 from jarvis.model_layer.config import ModelSettings
@@ -147,6 +148,7 @@ class Settings(BaseSettings):
     approvals: ApprovalWordsSettings = Field(default_factory=ApprovalWordsSettings)
     tools: BuiltinToolSettings = Field(default_factory=BuiltinToolSettings)
     openloop: OpenLoopSettings = Field(default_factory=OpenLoopSettings)
+    thinking: ThinkingSettings = Field(default_factory=ThinkingSettings)
     plugin: PluginSettings = Field(default_factory=PluginSettings)
     agents: OrchestrationLimits = Field(default_factory=OrchestrationLimits)
     # Raw entries: each is judged on its own (jarvis.core.mcp.sources), so one broken server

@@ -50,6 +50,11 @@ class ModelSettings(BaseModel):
         "Ollama, vLLM) or learned from an overflow.",
     )
     script: str | None = Field(None, description="Faux provider: path to a YAML/JSON script.")
+    think_effort: str | None = Field(
+        None,
+        description='`reasoning_effort` sent on turns the thought router marks "think" (e.g. '
+        "high); None sends nothing (most local servers reject the field).",
+    )
     accepts_images: bool | None = Field(
         None,
         description="Send tool images as vision input; None: yes for Anthropic and api.openai.com, "
@@ -81,3 +86,6 @@ class StreamOptions(BaseModel):
     max_tokens: int | None = None
     # The language of the lines a failed call shows (the person's; None: the provider's own).
     language: Language | None = None
+    # The provider's effort setting for a turn the thought router marked "think"
+    # (OpenAI-compatible `reasoning_effort`); None: the server's default.
+    reasoning_effort: str | None = None
