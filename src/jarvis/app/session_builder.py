@@ -22,6 +22,7 @@ from jarvis.core.memory_tools.corrections import CorrectionJob
 from jarvis.core.procedures.idle import IdleLearningJob
 from jarvis.core.procedures.tools import ProcedureTools
 from jarvis.core.session import AgentSession, SessionSetup, TurnJob
+from jarvis.core.thinking import WaitTracker
 from jarvis.core.tools.base import Tool
 from jarvis.core.tools.executor import GatedTools, ToolGate
 from jarvis.model_layer.config import ModelSettings
@@ -35,6 +36,7 @@ class SessionBuilder:
         self.profile = profile or AgentProfile()
         self._live: dict[str, AgentSession] = {}
         self._setups: dict[Language, SessionSetup] = {}
+        self._waits = WaitTracker()  # the agent's model waits, for fillers
         # Other agents' own tools, which this agent never sees (the registry sets it).
         self.foreign_tools: Callable[[], frozenset[str]] = frozenset
 
@@ -90,7 +92,7 @@ class SessionBuilder:
             skills=self.app.skills,
             expand_input=self.app.mcp.expand_input,
             memory_agent_id=self.profile.memory_agent,
-            thinking=build_thinking(self.app, self.profile),
+            thinking=build_thinking(self.app, self.profile, self._waits),
         )
 
     def _turn_jobs(self) -> list[TurnJob]:
