@@ -20,7 +20,9 @@ Semantics:
   granted under another policy fingerprint is stale and skipped (hand-written rules have no
   fingerprint and never go stale); deny rules apply whatever their fingerprint.
 - bash allow: exact token prefix of the words as written (`git status` covers `git status -s`,
-  not `git stash`, `./git status`, `env git status` or `FOO=1 git status`). `*` covers any
+  not `git stash`, `./git status`, `env git status` or `FOO=1 git status`), or of the canonical
+  command when its global options are all known and harmless (`git -P status`; see
+  `canonical`). `*` covers any
   simple command, and a trailing ` *` is the same as leaving it out (`uv run *` == `uv run`).
   A line is allowed only when it is safe (see `shell.py`) and *every* simple command is covered:
   its most specific rule matches and the program's argument policy accepts the whole argv
@@ -30,7 +32,8 @@ Semantics:
 - bash deny is best effort and errs toward blocking: it checks every simple command (also inside
   substitutions), matches the command name's basename too (`/bin/rm` for `rm`), looks inside
   `sh -c '..'` and `eval ..`, and tries the words after a wrapper or runner (`env`, `xargs`,
-  `timeout`, `find -exec`, `uv run`, `npx` ...; see `unwrap`). Allow is exact and errs toward
+  `timeout`, `find -exec`, `uv run`, `npx` ...; see `unwrap`), and tries every canonical form
+  (`git -C . push` is `git push`; `canonical.deny_forms`). Allow is exact and errs toward
   asking.
 - write_file/edit_file: glob over the lexically normalised path (`*` and `?` stay inside one
   directory, `**` crosses any depth, nothing else is special). Relative patterns match paths
