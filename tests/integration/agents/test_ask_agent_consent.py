@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.integration.agents._helpers import Human, after_tool, by_role, call, registry, use_model
-from tests.integration.agents.test_team import app_with_karen, open_session, runs_echo
+from tests.integration.agents._helpers import Human, registry, use_model
+from tests.integration.agents.test_team import app_with_karen, jarvis_asks_karen, open_session
 
 RULE = "rules:\n  - {tool: bash, pattern: echo from-karen%s}\n"
 
@@ -25,13 +25,7 @@ def rules(home: Path, agent: str | None, action: str = "") -> None:
 
 async def ask_karen(home: Path, answers: list[str | None]) -> tuple[str, Human, list[object]]:
     app, _ = app_with_karen(home)
-    model = by_role(
-        {"karen": runs_echo("echo from-karen")},
-        default=after_tool(
-            call("ask_agent", agent="karen", question="check it"),
-            lambda result: f"KAREN says: {result}",
-        ),
-    )
+    model = jarvis_asks_karen()
     use_model(app, model)
     agents = registry(app)
     human = Human(app, answers)

@@ -144,18 +144,23 @@ async def test_own_tools_and_never_are_enforced_by_code(tmp_path: Path) -> None:
     assert "ask_agent" in main_tools
 
 
-async def test_ask_agent_runs_karen_with_her_rules_and_asks_in_the_askers_window(
-    tmp_path: Path,
-) -> None:
-    team_file(tmp_path, "karen", KAREN)
-    app = make_app(tmp_path)
-    model = by_role(
+def jarvis_asks_karen() -> Any:
+    """JARVIS asks KAREN, who runs `echo from-karen` and says what ran."""
+    return by_role(
         {"karen": runs_echo("echo from-karen")},
         default=after_tool(
             call("ask_agent", agent="karen", question="check it"),
             lambda result: f"KAREN says: {result}",
         ),
     )
+
+
+async def test_ask_agent_runs_karen_with_her_rules_and_asks_in_the_askers_window(
+    tmp_path: Path,
+) -> None:
+    team_file(tmp_path, "karen", KAREN)
+    app = make_app(tmp_path)
+    model = jarvis_asks_karen()
     use_model(app, model)
     agents = registry(app)
     human = Human(app, ["always", "allow"])
