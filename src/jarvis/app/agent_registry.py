@@ -132,7 +132,7 @@ class AgentRegistry:
     async def open(self, session_id: str, lang: Language | None = None) -> AgentSession | None:
         for builder in self._builders.values():
             if session_id in builder.live:
-                return builder.live[session_id]
+                return await builder.open(session_id, lang)  # in the language asked for
         info = await self.app.session_store.get_info(session_id)
         owner = self.get(info.agent_id) if info is not None else None
         return await owner.open(session_id, lang) if owner is not None else None
