@@ -19,7 +19,7 @@ from jarvis.app.infra import AppAssembly
 from jarvis.app.profile import AgentProfile
 from jarvis.common.atomic import atomic_write_text
 from jarvis.common.logging import get_logger
-from jarvis.core.thinking import EngineMode, TurnThinking
+from jarvis.core.thinking import EngineMode, Fillers, TurnThinking, WaitTracker
 
 _log = get_logger("jarvis.thought")
 
@@ -37,7 +37,9 @@ def engine_mode(app: AppAssembly, profile: AgentProfile) -> EngineMode:
     return "auto" if app.demo else "off"
 
 
-def build_thinking(app: AppAssembly, profile: AgentProfile) -> TurnThinking | None:
+def build_thinking(
+    app: AppAssembly, profile: AgentProfile, waits: WaitTracker
+) -> TurnThinking | None:
     settings = app.settings
     cfg = settings.thinking
     if not cfg.router:
@@ -62,8 +64,13 @@ def build_thinking(app: AppAssembly, profile: AgentProfile) -> TurnThinking | No
     def now() -> str:
         return datetime.fromtimestamp(app.clock.now_ms() / 1000, tz).strftime("%Y-%m-%d %H:%M %A")
 
+    fillers = None
+    if cfg.fillers:
+        key = f"{model.provider}:{model.base_url}:{model.model}"
+        fillers = Fillers(waits, key, cfg.filler_after_sec)
     return TurnThinking(
         shipped_weights(),
+        fillers=fillers,
         mode=mode,
         engine=engine,
         effort=model.think_effort,

@@ -200,8 +200,8 @@ class AgentSession:
         recent = await self._recent(turn)
         plan: ThinkingPlan | None = None  # the thinking step: router, inner thought
         if setup.thinking is not None:
-            scope = TurnScope(setup.agent_id, self.info.user_id, setup.language)
-            plan = await setup.thinking.plan(checked.text, recent, scope, self.id, self.emit, abort)
+            scope = TurnScope(setup.agent_id, self.info.user_id, setup.language, turn)
+            plan = await setup.thinking.plan(checked.text, recent, scope, self, abort)
         tools = setup.tools()
         system_prompt = setup.system_prompt(tools)
         recalled = await self._recalled(checked.text, turn)

@@ -70,18 +70,9 @@ class Model(Provider):
             yield event
 
 
-async def run_turn(
-    model: Model,
-    mode: EngineMode,
-    text: str = THINKY,
-    *,
-    effort: str | None = None,
-    abort_during_thought: bool = False,
-) -> tuple[AgentSession, list[BaseModel], MemorySessionStore]:
-    # a hung thought times out (a short limit), unless the test stops it first
-    timeout = 0.05 if model.hang.is_set() and not abort_during_thought else 30.0
-    engine = InnerThoughtEngine(model, "m", TemplateSource(None), timeout_sec=timeout)
-    thinking = TurnThinking(load_weights(), mode=mode, engine=engine, effort=effort)
+async def make_session(
+    model: Provider, thinking: TurnThinking
+) -> tuple[AgentSession, MemorySessionStore]:
     store = MemorySessionStore()
     setup = SessionSetup(
         agent_id="main",
@@ -99,7 +90,22 @@ async def run_turn(
     )
     info = SessionInfo(id="s1")
     await store.create(info)
-    session = AgentSession(setup, info)
+    return AgentSession(setup, info), store
+
+
+async def run_turn(
+    model: Model,
+    mode: EngineMode,
+    text: str = THINKY,
+    *,
+    effort: str | None = None,
+    abort_during_thought: bool = False,
+) -> tuple[AgentSession, list[BaseModel], MemorySessionStore]:
+    # a hung thought times out (a short limit), unless the test stops it first
+    timeout = 0.05 if model.hang.is_set() and not abort_during_thought else 30.0
+    engine = InnerThoughtEngine(model, "m", TemplateSource(None), timeout_sec=timeout)
+    thinking = TurnThinking(load_weights(), mode=mode, engine=engine, effort=effort)
+    session, store = await make_session(model, thinking)
     events: list[BaseModel] = []
     session.subscribe(events.append)
     if abort_during_thought:

@@ -21,5 +21,16 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "ko": "- 요청을 한 줄로 확인\n- 필요하면 도구를 쓴다",
         "en": "- confirm the request in one line\n- use a tool if needed",
     },
+    "filler.thought.1": {"ko": "생각을 정리하고 있어요…", "en": "thinking it through…"},
+    "filler.thought.2": {"ko": "어떻게 할지 따져보는 중이에요…", "en": "working out the best way…"},
+    "filler.thought.3": {"ko": "잠깐만요, 생각해 볼게요…", "en": "one moment, thinking…"},
+    "filler.thought.4": {"ko": "요청을 살펴보는 중이에요…", "en": "looking at what you asked…"},
+    "filler.first_round.1": {"ko": "답을 준비하고 있어요…", "en": "preparing an answer…"},
+    "filler.first_round.2": {
+        "ko": "모델이 답을 쓰기 시작하는 중이에요…",
+        "en": "the model is warming up…",
+    },
+    "filler.first_round.3": {"ko": "잠시만 기다려 주세요…", "en": "just a moment…"},
+    "filler.first_round.4": {"ko": "곧 답할게요…", "en": "an answer is on its way…"},
     "thought.due": {"ko": "기한 {due}", "en": "due {due}"},
 }

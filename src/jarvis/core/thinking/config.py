@@ -20,4 +20,10 @@ class ThinkingSettings(BaseModel):
     )
     timeout_sec: float = Field(20.0, gt=0, description="A thought's time limit, then dropped.")
     max_tokens: int = Field(400, gt=0, description="Longest thought frame in tokens.")
+    fillers: bool = Field(
+        True, description="One short status line while a thought or a slow first round runs."
+    )
+    filler_after_sec: float = Field(
+        3.0, gt=0, description="A filler only when the predicted wait is at least this long."
+    )
     model: ModelSettings | None = Field(None, description="The thought's model; None: the agent's.")

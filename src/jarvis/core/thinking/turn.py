@@ -11,17 +11,32 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
-from jarvis.agent_layer.events import EventSink
+from pydantic import BaseModel
+
+from jarvis.agent_layer.events import (
+    AgentEnd,
+    AgentError,
+    EventSink,
+    MessageUpdate,
+    ToolExecutionStart,
+)
 from jarvis.agent_layer.loop import AgentLoopConfig
 from jarvis.agent_layer.thought import Route, RouteInput, RouterWeights, route
 from jarvis.agent_layer.thought.engine import InnerThoughtEngine, ThoughtFrame
-from jarvis.agent_layer.thought.events import InnerThought, ThoughtEnd, ThoughtRoute
+from jarvis.agent_layer.thought.events import (
+    InnerThought,
+    ProactiveMessage,
+    ThoughtEnd,
+    ThoughtRoute,
+)
 from jarvis.common.i18n import Language, t
 from jarvis.common.logging import get_logger
+from jarvis.core.thinking.fillers import Pending, WaitTracker, choose_filler
 from jarvis.model_layer.messages import AssistantMessage, Message, UserMessage
 
 _log = get_logger("jarvis.thought")
@@ -70,6 +85,27 @@ class TurnScope:
     agent_id: str
     user_id: str
     language: Language
+    turn: int = 0
+
+
+class TurnHost(Protocol):
+    """The session a turn runs in (AgentSession is one)."""
+
+    @property
+    def id(self) -> str: ...
+
+    def emit(self, event: BaseModel) -> None: ...
+
+    def subscribe(self, sink: EventSink) -> Callable[[], None]: ...
+
+
+@dataclass(frozen=True)
+class Fillers:
+    """Filler settings of one agent: where waits are tracked, when a wait counts as long."""
+
+    waits: WaitTracker
+    answer_key: str  # the answer model's key in `waits` (first-token times)
+    after_sec: float = 2.0
 
 
 class TurnThinking:
@@ -83,6 +119,7 @@ class TurnThinking:
         open_loops: OpenLoopLines | None = None,
         pending_approval: Callable[[str], bool] | None = None,
         now: Callable[[], str] = lambda: "",
+        fillers: Fillers | None = None,
     ) -> None:
         self.weights = weights
         self.mode: EngineMode = mode if engine is not None else "off"
@@ -91,17 +128,18 @@ class TurnThinking:
         self.open_loops = open_loops
         self.pending_approval = pending_approval
         self.now = now  # the person's local time, for the template
+        self.fillers = fillers
 
     async def plan(
         self,
         text: str,
         recent: list[Message],
         scope: TurnScope,
-        session_id: str,
-        emit: EventSink,
+        host: TurnHost,
         abort: asyncio.Event,
     ) -> ThinkingPlan:
-        pending = self.pending_approval(session_id) if self.pending_approval else False
+        emit = host.emit
+        pending = self.pending_approval(host.id) if self.pending_approval else False
         decided = route(RouteInput(text, pending_approval=pending), self.weights)
         emit(
             ThoughtRoute(
@@ -112,10 +150,30 @@ class TurnThinking:
             )
         )
         plan = ThinkingPlan(decided, effort=self.effort)
-        if self.engine is None or not runs_thought(self.mode, decided):
-            return plan
+        filled = False
+        if self.engine is not None and runs_thought(self.mode, decided):
+            filled = self._filler("thought", f"thought:{self.engine.model}", scope, host)
+            plan = dataclasses.replace(
+                plan, frame=await self._timed_thought(text, recent, scope, emit, abort)
+            )
+        if self.fillers is not None:
+            if not filled:
+                self._filler("first_round", self.fillers.answer_key, scope, host)
+            _FirstToken(host, self.fillers.waits, self.fillers.answer_key)
+        return plan
+
+    async def _timed_thought(
+        self,
+        text: str,
+        recent: list[Message],
+        scope: TurnScope,
+        emit: EventSink,
+        abort: asyncio.Event,
+    ) -> ThoughtFrame | None:
+        assert self.engine is not None
         frame: ThoughtFrame | None = None
         reason = "error"
+        start = time.monotonic()
         try:
             frame, reason = await self._think(self.engine, text, recent, scope, abort)
         except Exception:  # never a broken turn because of a thought
@@ -124,7 +182,28 @@ class TurnThinking:
             if frame is not None:
                 emit(InnerThought(**dataclasses.asdict(frame)))
             emit(ThoughtEnd(ok=frame is not None, reason="" if frame else reason))
-        return dataclasses.replace(plan, frame=frame)
+        if self.fillers is not None and reason != "aborted":
+            self.fillers.waits.record(f"thought:{self.engine.model}", time.monotonic() - start)
+        return frame
+
+    def _filler(self, pending: Pending, key: str, scope: TurnScope, host: TurnHost) -> bool:
+        """At most one filler per turn, chosen by code (see fillers.py)."""
+        if self.fillers is None:
+            return False
+        waits = self.fillers.waits
+        line = choose_filler(
+            pending,
+            waits.predicted(key),
+            self.fillers.after_sec,
+            waits.last_three(host.id),
+            scope.language,
+        )
+        if line is None:
+            return False
+        waits.said(host.id, line)
+        message_id = f"filler:{host.id}:{scope.turn}"
+        host.emit(ProactiveMessage(text=line, kind="filler", message_id=message_id))
+        return True
 
     async def _think(
         self,
@@ -148,6 +227,25 @@ class TurnThinking:
         )
         result = await engine.think(ctx, abort)
         return result.frame, result.reason
+
+
+class _FirstToken:
+    """Records how long the answer model took to its first text or tool call, once per turn."""
+
+    def __init__(self, host: TurnHost, waits: WaitTracker, key: str) -> None:
+        self.waits = waits
+        self.key = key
+        self.start = time.monotonic()
+        self.stop = host.subscribe(self)
+
+    def __call__(self, event: BaseModel) -> None:
+        if isinstance(event, MessageUpdate) and not event.text_delta:
+            return
+        if isinstance(event, MessageUpdate | ToolExecutionStart):
+            self.waits.record(self.key, time.monotonic() - self.start)
+            self.stop()
+        elif isinstance(event, AgentEnd | AgentError):  # no first token (an error, a Stop)
+            self.stop()
 
 
 def recent_lines(messages: list[Message]) -> str:
