@@ -1,7 +1,7 @@
 """Every slash command through both screens — `jarvis chat` (a real process, lines on stdin) and
 the HUD (the real server, a WebSocket tab sending what the message box sends) — with the same
 outcome: the same line, the same kind of switch, the same turn. The homes are alike: one skill
-and one plugin-registered command, a scripted model."""
+one plugin-registered command and one learned procedure, a scripted model."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from jarvis.common.i18n import t
+from tests.integration.procedures.test_live import save_draft
 from tests.support.live_server import Tab, live_server
 
 JARVIS = shutil.which("jarvis") or str(Path(sys.executable).parent / "jarvis")
@@ -62,6 +63,8 @@ LINES = [
     "/resume nope1234",
     "/hello Bob",
     "/greet Bob",
+    "/procedures approve list-and-echo",
+    "/list-and-echo docs",
     "/new",
 ]
 
@@ -72,6 +75,7 @@ def _home(path: Path) -> Path:
     (path / "skills" / "greet.md").write_text(SKILL, "utf-8")
     (path / "plugins").mkdir()
     (path / "plugins" / "hello.py").write_text(PLUGIN, "utf-8")
+    save_draft(path, plan=False)  # a learned procedure, approved by a command below
     return path
 
 
@@ -83,7 +87,7 @@ def _masked(text: str) -> str:
 
 
 def _terminal(home: Path) -> dict[str, tuple[str, str]]:
-    (home / "script.json").write_text(json.dumps([ANSWER]), "utf-8")
+    (home / "script.json").write_text(json.dumps([ANSWER, ANSWER]), "utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
     env.update(
         JARVIS_HOME=str(home),
@@ -121,7 +125,7 @@ def _terminal(home: Path) -> dict[str, tuple[str, str]]:
 
 async def _hud(home: Path) -> dict[str, tuple[str, str]]:
     outcomes: dict[str, tuple[str, str]] = {}
-    with live_server(home, [ANSWER]) as server:
+    with live_server(home, [ANSWER, ANSWER]) as server:
         tab = await Tab.open(server.ws_url())
         await tab.next("session")
         for line in LINES:
@@ -214,4 +218,5 @@ def test_the_hud_lists_the_table_for_its_slash_suggestions(screens: dict[str, An
     assert by_name["/status"]["description"] == "the model answering, the agent, the session"
     assert by_name["/hello"]["usage"] == "/hello [NAME]" and by_name["/hello"]["origin"] == "plugin"
     assert by_name["/greet"]["description"] == "greets someone"
-    assert "/exit" not in by_name and len(listed) == 16  # 14 fixed for the HUD, skill, plugin
+    assert by_name["/list-and-echo"]["origin"] == "procedure"  # approved by a command above
+    assert "/exit" not in by_name and len(listed) == 17  # 14 fixed, skill, procedure, plugin
