@@ -137,6 +137,13 @@ def live_server(
     web = dict(settings.pop("web", {}))
     web.setdefault("token", secrets.token_urlsafe(16))
     config = Settings(home=home, workspace=home, model=model, web=web, **settings)
+    with serving(config) as server:
+        yield server
+
+
+@contextmanager
+def serving(config: Settings) -> Iterator[LiveServer]:
+    """A live server of these settings (which set `web.token`), stopped at the end."""
     server = LiveServer(build_app(config))
     server.start()
     try:

@@ -35,6 +35,7 @@ def team_profile(agent: TeamAgent) -> AgentProfile:
         boundaries=Boundaries(ask=tuple(spec.boundaries.ask), never=tuple(spec.boundaries.never)),
         own_tools=tuple(spec.own_tools),
         memory_agent=MAIN_AGENT if spec.memory.scope == "main" else None,
+        thought_engine=spec.thought_engine,
     )
 
 

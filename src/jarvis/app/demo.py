@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import html
+import json
 import re
 
 from jarvis.agent_layer.openloop.judge import JUDGE_MARKER
+from jarvis.agent_layer.thought.engine import THOUGHT_MARKER
 from jarvis.common.i18n import Language, t
 from jarvis.memory.service import PERSON_WORDS_HEADER
 from jarvis.model_layer.messages import LLMContext, ToolResultMessage, UserMessage
@@ -28,6 +30,8 @@ def demo_response(ctx: LLMContext) -> FauxResponse:
     """Answer from the last message: run a command, list files, or explain the demo."""
     if ctx.system_prompt.startswith(JUDGE_MARKER):
         return _demo_judgement(ctx)
+    if ctx.system_prompt.startswith(THOUGHT_MARKER):
+        return _demo_thought(ctx)
     lang = _language(ctx)
     last = ctx.messages[-1] if ctx.messages else None
     if isinstance(last, ToolResultMessage):
@@ -84,3 +88,17 @@ def _demo_judgement(ctx: LLMContext) -> FauxResponse:
 def demo_provider() -> FauxProvider:
     # The demo answers from the context alone; it keeps no log of what it was shown.
     return FauxProvider(script=demo_response, keep_calls=0)
+
+
+def _demo_thought(ctx: LLMContext) -> FauxResponse:
+    """The inner thought of the offline demo: a fixed frame (the demo has no language model)."""
+    last = ctx.messages[-1] if ctx.messages else None
+    text = last.content if isinstance(last, UserMessage) else ""
+    lang: Language = "ko" if _HANGUL.search(text.rsplit("\n\n", 2)[-1]) else "en"
+    frame = {
+        "interpretation": t("demo.thought_interpretation", lang),
+        "decision": "answer",
+        "confidence": 0.6,
+        "frame": t("demo.thought_frame", lang),
+    }
+    return FauxResponse(text=json.dumps(frame, ensure_ascii=False), chunk=64)

@@ -40,11 +40,13 @@ def build_learning(app: AppAssembly, settings: ProcedureSettings) -> Learning:
 
 
 def _main_model(app: AppAssembly) -> TextModel:
-    """The configured model, looked up at call time (a config reload may change it)."""
+    """The configured model, looked up at call time (a config reload may change it). Learning
+    is background work: capped, and it gives way to the person's turn."""
 
     async def complete(system: str, prompt: str) -> str | None:
         model = app.settings.model
-        return await provider_model(app.provider_for(model), model.model)(system, prompt)
+        provider = app.background_provider_for(model)
+        return await provider_model(provider, model.model)(system, prompt)
 
     return complete
 

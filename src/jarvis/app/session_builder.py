@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-import ipaddress
 from collections.abc import Callable
-from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from jarvis.agent_layer.loop import AgentLoopConfig
@@ -14,14 +12,17 @@ from jarvis.agent_layer.sessions import SessionInfo
 from jarvis.agent_layer.tools import LoopTools
 from jarvis.app.infra import AppAssembly
 from jarvis.app.profile import AgentProfile
+from jarvis.app.thinking_setup import build_thinking
 from jarvis.common.clock import new_id
 from jarvis.common.i18n import Language, t
 from jarvis.core.agenda import AgendaJob
 from jarvis.core.mcp.prompting import server_instructions
+from jarvis.core.memory_tools import EVERY_AGENT_TOOLS
 from jarvis.core.memory_tools.corrections import CorrectionJob
 from jarvis.core.procedures.idle import IdleLearningJob
 from jarvis.core.procedures.tools import ProcedureTools
 from jarvis.core.session import AgentSession, SessionSetup, TurnJob
+from jarvis.core.thinking import WaitTracker
 from jarvis.core.tools.base import Tool
 from jarvis.core.tools.executor import GatedTools, ToolGate
 from jarvis.model_layer.config import ModelSettings
@@ -35,6 +36,7 @@ class SessionBuilder:
         self.profile = profile or AgentProfile()
         self._live: dict[str, AgentSession] = {}
         self._setups: dict[Language, SessionSetup] = {}
+        self._waits = WaitTracker()  # the agent's model waits, for fillers
         # Other agents' own tools, which this agent never sees (the registry sets it).
         self.foreign_tools: Callable[[], frozenset[str]] = frozenset
 
@@ -90,6 +92,7 @@ class SessionBuilder:
             skills=self.app.skills,
             expand_input=self.app.mcp.expand_input,
             memory_agent_id=self.profile.memory_agent,
+            thinking=build_thinking(self.app, self.profile, self._waits),
         )
 
     def _turn_jobs(self) -> list[TurnJob]:
@@ -105,7 +108,7 @@ class SessionBuilder:
         settings = self.app.settings
         model = settings.openloop.model or self.profile.model or settings.model
         judge = AgendaJudge(
-            self.app.provider_for(model),
+            self.app.background_provider_for(model),
             model.model,
             settings.language,
             ZoneInfo(settings.timezone),
@@ -139,7 +142,7 @@ class SessionBuilder:
             return None
         names = self.app.tools.names()
         if listed is not None:
-            wanted = set(listed) | set(self.profile.own_tools)
+            wanted = set(listed) | set(self.profile.own_tools) | EVERY_AGENT_TOOLS
             names = [n for n in names if n in wanted or _is_agent_tool(self.app.tools.get(n))]
         return {name for name in names if name not in hidden}
 
@@ -223,13 +226,4 @@ def _judge_after_reply(timing: str, model: ModelSettings) -> bool:
     is the common case there), beside it for hosted APIs and the scripted model."""
     if timing != "auto":
         return timing == "after_reply"
-    if model.provider != "openai":
-        return False
-    host = urlsplit(model.base_url).hostname or ""
-    if host in ("localhost", "host.docker.internal") or host.endswith(".local"):
-        return True
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return address.is_loopback or address.is_private or address.is_link_local
+    return model.runs_locally()

@@ -58,6 +58,20 @@ def test_a_reply_in_words_answers_the_approval(tmp_path: Path) -> None:
     assert (tmp_path / "made-by-bash").exists()
 
 
+def test_a_refusal_fused_to_the_verb_does_not_run_the_command(tmp_path: Path) -> None:
+    # Issue 23: "실행안해" ("not running it") printed "→ 허용" and the file was created.
+    child = spawn(tmp_path, "--demo")
+    for reply in ("실행안해", "yes👎", "승인불가"):
+        child.sendline("!touch refused-in-words")
+        child.expect("⚡ 승인 요청")
+        child.expect("말로 답해도 됩니다")
+        child.sendline(reply)
+        child.expect(f"'{reply}' → 거부")
+        child.expect("승인이 거부되어 bash 실행을 멈췄습니다")
+    finish(child)
+    assert not (tmp_path / "refused-in-words").exists()
+
+
 def test_an_unclear_reply_keeps_the_approval_waiting(tmp_path: Path) -> None:
     # The demo's scripted model is no classifier: whatever the keywords cannot tell is unclear.
     child = spawn(tmp_path, "--demo")

@@ -74,3 +74,45 @@ def test_sigterm_to_the_dev_script_stops_the_server(tmp_path: Path) -> None:
     finally:
         if process.poll() is None:
             process.kill()
+
+
+def test_tools_work_in_the_folder_dev_py_was_started_from(tmp_path: Path) -> None:
+    """dev.py changes into the repository; `bash` and file writes still land where the person
+    was (before, `!pwd` printed the Jarvis checkout and writes went into its source tree)."""
+    home, elsewhere = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
+    env.update(JARVIS_HOME=str(home), JARVIS_LANGUAGE="en")
+    done = subprocess.run(
+        [sys.executable, str(DEV), "jarvis", "chat", "--demo"],
+        input="!pwd\na\n!touch made-by-bash\na\n/exit\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=elsewhere,
+        timeout=300,  # a hang guard
+    )
+    assert done.returncode == 0, done.stderr
+    assert str(elsewhere) in done.stdout, done.stdout
+    assert (elsewhere / "made-by-bash").exists()
+    assert not (ROOT / "made-by-bash").exists()
+
+
+def test_an_explicit_workspace_wins_over_the_current_folder(tmp_path: Path) -> None:
+    chosen, elsewhere = tmp_path / "chosen", tmp_path / "elsewhere"
+    chosen.mkdir()
+    elsewhere.mkdir()
+    env = environment(tmp_path)
+    env.update(JARVIS_WORKSPACE=str(chosen), JARVIS_LANGUAGE="en")
+    done = subprocess.run(
+        [sys.executable, str(DEV), "jarvis", "chat", "--demo"],
+        input="!touch chosen-file\na\n/exit\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=elsewhere,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (chosen / "chosen-file").exists() and not (elsewhere / "chosen-file").exists()

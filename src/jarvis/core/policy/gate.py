@@ -90,6 +90,8 @@ class Gate:
                 tool=tool,
                 reason=decision.detail,
             )
+        elif reason == "invalid_args":
+            text = t("gate.invalid_args", lang, tool=tool, reason=decision.detail)
         elif reason in ("no_approver", "approval_unavailable", "policy_unavailable", "aborted"):
             text = t(f"gate.{reason}", lang, tool=tool)
         else:

@@ -60,6 +60,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from jarvis.core.policy.argv_policy import command_refusal, pattern_refusal
+from jarvis.core.policy.canonical import canonical_command, deny_forms, has_canonical
 from jarvis.core.policy.globs import GlobUnion, compile_glob, compile_read_glob
 from jarvis.core.policy.network import normalise_host_pattern
 from jarvis.core.policy.programs import program_name
@@ -242,9 +243,13 @@ def match_shell_rules(
     covering: list[Rule] = []
     for command in analysis.commands:
         entry = _allow_entry(command.words, rules._allow, now_ms, fingerprint)
+        canonical = _canonical_entry(command, rules._allow, now_ms, fingerprint)
+        if canonical is not None and (entry is None or canonical.specificity > entry.specificity):
+            entry = canonical
         if entry is None:
             return NO_MATCH
-        refusal = command_refusal(command, consented=entry.specificity)
+        on_canonical = entry is canonical
+        refusal = command_refusal(command, entry.specificity, canonical=on_canonical)
         if refusal is not None:
             return RuleMatch("none", reason=refusal.reason)  # see argv_policy
         covering.append(entry.rule)
@@ -363,6 +368,24 @@ def _allow_entry(
     return best
 
 
+def _canonical_entry(
+    command: SimpleCommand, index: _ShellIndex, now_ms: int, fingerprint: str | None
+) -> _Entry | None:
+    """The allow rule covering the canonical command (`git -P status` for `git status`): only
+    when every global option is known, and the program word is the written one (a bare
+    `python` for `python -m pytest`: `./python` is not python)."""
+    words = command.words
+    if command.assignments or not has_canonical(program_name(words[0])):
+        return None
+    canon = canonical_command(words)
+    if canon is None or not canon.exact or canon.argv == words:
+        return None
+    if canon.argv[0] != words[0] and "/" in words[0]:
+        return None
+    entry = _allow_entry(canon.argv, index, now_ms, fingerprint)
+    return entry if entry is not None and entry.tokens else None
+
+
 def _deny_entry(command: SimpleCommand, index: _ShellIndex, now_ms: int) -> _Entry | None:
     argv = command.argv
     hits = index.hits.get(argv)
@@ -377,12 +400,19 @@ def _deny_entry(command: SimpleCommand, index: _ShellIndex, now_ms: int) -> _Ent
 
 def _deny_hits(command: SimpleCommand, index: _ShellIndex) -> Iterator[_Entry]:
     for words, start in views(command.argv):
-        name, base = words[start], program_name(words[start])
-        for key in (name, base) if base != name else (name,):
-            for entry in index.by_first.get(key, ()):
-                if words[start + 1 : start + entry.specificity] == entry.tokens[1:]:
-                    yield entry
+        yield from _argv_hits(words, start, index)
+        if has_canonical(program_name(words[start])):
+            for form in deny_forms(words[start:]):
+                yield from _argv_hits(form, 0, index)
         yield from index.any
+
+
+def _argv_hits(words: tuple[str, ...], start: int, index: _ShellIndex) -> Iterator[_Entry]:
+    name, base = words[start], program_name(words[start])
+    for key in (name, base) if base != name else (name,):
+        for entry in index.by_first.get(key, ()):
+            if words[start + 1 : start + entry.specificity] == entry.tokens[1:]:
+                yield entry
 
 
 def _locate(raw: str, workspace: Path) -> tuple[str, str | None]:

@@ -43,6 +43,7 @@ from jarvis.core.policy.fence import (
     fence_call,
     shell_secret_word,
 )
+from jarvis.core.policy.glob_scope import call_pattern_problem
 from jarvis.core.policy.network import url_host
 from jarvis.core.policy.paths import Target
 from jarvis.core.policy.patterns import explain_pattern, suggest_pattern
@@ -200,6 +201,9 @@ class Sandbox:
             pattern = self._dangerous.check(command)
             if pattern is not None:
                 return Decision("block", "dangerous", detail=pattern)
+        refused = call_pattern_problem(tool.name, call.arguments)  # the tool refuses it too
+        if refused is not None:
+            return Decision("block", "invalid_args", detail=refused)
         fence = self._fence(tool, call, verdict == "approval_required")
         if fence.verdict == "forbidden":
             return Decision("block", "secret_path", detail=fence.path)
@@ -320,6 +324,8 @@ class Sandbox:
             if not targets:
                 return NO_MATCH
             (target,) = targets
+            if not target.resolved:
+                return NO_MATCH  # no rule can say where it leads: a human is asked
             return match_target_rules(
                 tool.name,
                 target.lexical,

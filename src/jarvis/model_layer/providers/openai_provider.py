@@ -131,6 +131,8 @@ class OpenAIProvider(Provider):
             request["temperature"] = temperature
         if max_tokens is not None:
             request["max_tokens"] = max_tokens
+        if options.reasoning_effort is not None:
+            request["reasoning_effort"] = options.reasoning_effort
         return request
 
     async def _open_stream(

@@ -17,6 +17,7 @@ from jarvis.ui.cli.learning_cli import memory, procedures
 from jarvis.ui.cli.mcp_cli import mcp
 from jarvis.ui.cli.openloop_cli import openloop
 from jarvis.ui.cli.schedules_cli import schedules
+from jarvis.ui.cli.thinking_cli import thinking
 
 if TYPE_CHECKING:
     from jarvis.app.infra import AppAssembly
@@ -138,6 +139,7 @@ app.add_typer(mcp, name="mcp")
 app.add_typer(schedules, name="schedules")
 app.add_typer(memory, name="memory")
 app.add_typer(procedures, name="procedures")
+app.add_typer(thinking, name="thinking")
 app.command("audit")(audit)
 app.command("extensions")(extensions)
 

@@ -164,6 +164,9 @@ class TerminalRenderer:
             nested = self._nested(getattr(event, "agent_path", []), getattr(event, "event", {}))
             if nested:
                 self.line(nested)
+        elif getattr(event, "type", None) == "proactive_message":
+            if getattr(event, "kind", "") == "filler" and self._color:  # a status line: a tty's
+                self.line(self._style(f"… {self.shown(str(getattr(event, 'text', '')))}", "2"))
         elif getattr(event, "type", None) == "validation_error":
             self.line(self._style(f"✗ {getattr(event, 'message', '')}", "33"))
 

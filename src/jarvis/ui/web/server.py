@@ -59,6 +59,7 @@ _LOOP_STATUS = {"ok": 200, "not_found": 404, "forbidden": 403, "conflict": 409}
 
 class ApprovalAnswer(BaseModel):
     answer: str
+    session_id: str  # the conversation the request belongs to (seed 002 checks both)
 
 
 class LoopStatusUpdate(BaseModel):
@@ -248,7 +249,8 @@ def create_app(assembly: AppAssembly) -> FastAPI:
 
     @app.post("/api/approvals/{item_id}")
     async def answer(item_id: str, body: ApprovalAnswer, request: Request) -> JSONResponse:
-        result = await assembly.pending.answer(item_id, request.state.user, body.answer)
+        user = request.state.user
+        result = await assembly.pending.answer(item_id, user, body.answer, body.session_id)
         return JSONResponse({"result": result}, status_code=ANSWER_STATUS[result])
 
     @app.get("/api/rules")

@@ -161,7 +161,8 @@ async def _handle(state: WebApp, session: AgentSession, connection: Connection, 
     elif message.type == "abort":
         session.abort()
     elif message.type == "approval":
-        result = await state.assembly.pending.answer(message.id, connection.user_id, message.answer)
+        pending = state.assembly.pending
+        result = await pending.answer(message.id, connection.user_id, message.answer, session.id)
         connection.send(
             {
                 "type": "approval_answer",
