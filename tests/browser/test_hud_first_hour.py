@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser, Page, expect
 
-from jarvis.app.demo import fenced
 from tests.browser.hud_pages import (
     SIZES,
     bash,
@@ -252,6 +251,6 @@ async def test_tool_output_stays_text_thumbs_down_is_small_and_the_model_is_name
             """text => { const n = document.createElement('div');
               window.Jarvis.markdown.render(n, text);
               return [n.querySelectorAll('h1, h2').length, n.querySelectorAll('pre').length]; }""",
-            "result:\n\n" + fenced("## big heading\n```\ninside\n```"),
+            "result:\n\n````text\n## big heading\n```\ninside\n```\n````",  # demo.fenced
         )
         assert rendered == [0, 1]

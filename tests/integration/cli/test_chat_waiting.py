@@ -9,7 +9,6 @@ import subprocess
 from pathlib import Path
 
 from jarvis.common.i18n import t
-from jarvis.ui.cli.waiting import waiting_text
 from tests.integration.cli.test_chat_pty import JARVIS, finish, spawn
 
 
@@ -56,6 +55,8 @@ def test_piped_output_has_no_spinner(tmp_path: Path) -> None:
 
 
 def test_the_waiting_line_in_both_languages() -> None:
+    from jarvis.ui.cli.waiting import waiting_text
+
     assert waiting_text(12.4, "en") == "Thinking… 12s · Ctrl-C stops"
     assert waiting_text(3, "ko") == t("terminal.waiting", "ko", seconds="3")
     assert "Ctrl-C" in waiting_text(3, "ko")

@@ -28,13 +28,13 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "| 일 | 기한 | 상태 |\n|---|---|:---:|\n"
         "| 보고서 보내기 | 금요일 | ⏳ |\n| 테스트 고치기 | 오늘 | ✅ |\n\n"
         "1. **굵게**, *기울임*, `코드`\n2. [링크](https://example.com)\n\n"
-        "```python\ndef greet(name: str) -> str:\n    return f\"안녕하세요, {name}\"\n```\n",
+        '```python\ndef greet(name: str) -> str:\n    return f"안녕하세요, {name}"\n```\n',
         "en": "(demo) Answers are drawn as Markdown.\n\n"
         "## This week\n\n"
         "| task | due | state |\n|---|---|:---:|\n"
         "| send the report | Friday | ⏳ |\n| fix the tests | today | ✅ |\n\n"
         "1. **bold**, *italic*, `code`\n2. [a link](https://example.com)\n\n"
-        "```python\ndef greet(name: str) -> str:\n    return f\"Hello, {name}\"\n```\n",
+        '```python\ndef greet(name: str) -> str:\n    return f"Hello, {name}"\n```\n',
     },
     "demo.run_command": {
         "ko": "(데모) 이 명령을 실행해 볼게요.",
