@@ -129,16 +129,19 @@ def live_server(
         settings.setdefault(
             "openloop", {"model": {"provider": "faux", "model": "judge", "script": str(judge_path)}}
         )
-    # Work that starts on its own is off unless a test asks for it: the durable engine (its
-    # start costs seconds on a busy machine) and idle-time learning (a model call that would
-    # take the next line of the scripted model).
+    with serving(quiet_settings(home, model, **settings)) as server:
+        yield server
+
+
+def quiet_settings(home: Path, model: dict[str, Any], **settings: Any) -> Settings:
+    """Settings for a test server with a launch token; work that starts on its own is off
+    unless a test asks for it: the durable engine (its start costs seconds on a busy machine)
+    and idle-time learning (a model call that would take the next line of a scripted model)."""
     settings.setdefault("scheduler", {"enabled": False})
     settings.setdefault("procedures", {"learn": False, "reflect": False})
     web = dict(settings.pop("web", {}))
     web.setdefault("token", secrets.token_urlsafe(16))
-    config = Settings(home=home, workspace=home, model=model, web=web, **settings)
-    with serving(config) as server:
-        yield server
+    return Settings(home=home, workspace=home, model=model, web=web, **settings)
 
 
 @contextmanager

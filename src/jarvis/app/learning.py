@@ -64,7 +64,7 @@ async def learning_slash(app: AppAssembly, session: AgentSession, text: str) -> 
     name, _, args = text.strip().partition(" ")
     info = session.info
     scope = SlashScope(
-        session.setup.agent_id, info.user_id, info.id, info.turns, app.settings.language,
+        session.setup.agent_id, info.user_id, info.id, info.turns, session.setup.language,
         app.clock.now_ms(),
     )  # fmt: skip
     reply = await memory_command(app.memory, scope, name, args)

@@ -25,7 +25,7 @@ from jarvis.core.session import AgentSession, SessionSetup, TurnJob
 from jarvis.core.thinking import WaitTracker
 from jarvis.core.tools.base import Tool
 from jarvis.core.tools.executor import GatedTools, ToolGate
-from jarvis.model_layer.config import ModelSettings
+from jarvis.model_layer.config import ModelSettings, StreamOptions
 
 _REPLY_RESERVE = 1024  # tokens kept free for the answer when the model's max_tokens is unset
 
@@ -80,6 +80,7 @@ class SessionBuilder:
                 max_turns=settings.loop.max_turns,
                 overflow_resume=settings.loop.overflow_resume,
                 language=lang,
+                options=StreamOptions(language=lang),  # a failed call's line, in the person's
                 reply_reserve=min(model.max_tokens or _REPLY_RESERVE, _REPLY_RESERVE * 4),
                 deadline_sec=settings.loop.turn_deadline_sec,
             ),
@@ -198,7 +199,7 @@ class SessionBuilder:
         """The live session with this id, resuming it from the store if needed."""
         live = self._live.get(session_id)
         if live is not None:
-            return live
+            return self._speaking(live, lang)
         info = await self.app.session_store.get_info(session_id)
         if info is None or info.agent_id != self.agent_id:
             return None
@@ -210,6 +211,17 @@ class SessionBuilder:
     def forget(self, session_id: str) -> None:
         """A deleted session is not resumed from memory."""
         self._live.pop(session_id, None)
+
+    def _speaking(self, session: AgentSession, lang: Language | None) -> AgentSession:
+        """A live session speaks the language of the page that opens it last: its next lines
+        (errors, commands, the model's failures) follow that page, not the server's setting.
+        A running turn finishes in its own; a setup made for one run is left alone."""
+        current = session.setup.language
+        if lang is None or lang == current or session.running:
+            return session
+        if session.setup is self._setups.get(current):
+            session.setup = self.setup(lang)
+        return session
 
     def _keep(self, session: AgentSession) -> AgentSession:
         self._live[session.id] = session

@@ -42,6 +42,12 @@ from jarvis.app.settings_sources import (
     unknown_keys,
 )
 from jarvis.common.i18n import Language, t
+from jarvis.common.language import (
+    DEFAULT_LANGUAGE,
+    chosen_language,
+    environment_language,
+    locale_language,
+)
 from jarvis.core.agents.runtime import OrchestrationLimits
 from jarvis.core.approvals.pending import KEEP_FINISHED_SEC
 from jarvis.core.approvals.words_answer import ApprovalWordsSettings
@@ -128,7 +134,11 @@ class Settings(BaseSettings):
 
     home: Path = Field(default_factory=default_home, description="Data dir (JARVIS_HOME).")
     workspace: Path | None = Field(None, description="Where file tools work; default: cwd.")
-    language: Language = Field("ko", description="UI and fixed-line language: ko or en.")
+    language: Language = Field(
+        default_factory=lambda: locale_language(os.environ) or DEFAULT_LANGUAGE,
+        description="UI and fixed-line language: ko or en; default: the terminal's locale "
+        "($LC_ALL, $LC_MESSAGES, $LANG: ko_* is Korean, another language English), else ko.",
+    )
     timezone: str = Field("Asia/Seoul", description="The user's timezone (IANA name).")
     model: ModelSettings = Field(default_factory=ModelSettings)
     loop: LoopSettings = Field(default_factory=LoopSettings)
@@ -301,7 +311,6 @@ def _check_providers(settings: Settings, config: Path, lang: Language) -> None:
 def _env_language(config: Path | None = None) -> Language:
     """The language for start-up errors, read before settings exist: the environment, else
     config.yaml's `language`."""
-    value = os.environ.get("JARVIS_LANGUAGE")
-    if value in ("en", "ko"):
-        return "en" if value == "en" else "ko"
-    return (config_language(config) if config is not None else None) or "ko"
+    explicit = chosen_language(os.environ.get("JARVIS_LANGUAGE"))
+    configured = config_language(config) if config is not None else None
+    return explicit or configured or environment_language(os.environ)

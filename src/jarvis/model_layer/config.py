@@ -8,6 +8,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field, SecretStr
 
+from jarvis.common.i18n import Language
+
 ToolChoice = Literal["auto", "required", "none", "off"]
 
 
@@ -82,6 +84,8 @@ class ModelSettings(BaseModel):
 class StreamOptions(BaseModel):
     temperature: float | None = None
     max_tokens: int | None = None
+    # The language of the lines a failed call shows (the person's; None: the provider's own).
+    language: Language | None = None
     # The provider's effort setting for a turn the thought router marked "think"
     # (OpenAI-compatible `reasoning_effort`); None: the server's default.
     reasoning_effort: str | None = None

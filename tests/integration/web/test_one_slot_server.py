@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,8 +18,7 @@ from typing import Any
 import pytest
 
 from jarvis.agent_layer.openloop.judge import JUDGE_MARKER
-from jarvis.app.settings import Settings
-from tests.support.live_server import LiveServer, Tab, serving
+from tests.support.live_server import LiveServer, Tab, quiet_settings, serving
 from tests.support.scripted_http import Received, Scripted, ScriptedServer, sse
 
 BACKGROUND_CAP = 48
@@ -71,16 +69,7 @@ def jarvis(one_slot: ScriptedServer, tmp_path: Path) -> Iterator[LiveServer]:
         "context_window": 8192,
         "background_max_tokens": BACKGROUND_CAP,
     }
-    config = Settings(
-        home=tmp_path,
-        workspace=tmp_path,
-        language="en",
-        model=model,
-        memory={"enabled": False},
-        scheduler={"enabled": False},
-        procedures={"learn": False, "reflect": False},
-        web={"token": secrets.token_urlsafe(16)},
-    )
+    config = quiet_settings(tmp_path, model, language="en", memory={"enabled": False})
     with serving(config) as server:
         yield server
 

@@ -80,7 +80,11 @@ def fail(message: str) -> typer.Exit:
 
 
 def env_language() -> Language:
-    return "en" if os.environ.get("JARVIS_LANGUAGE") == "en" else "ko"
+    """The language of lines printed before the settings load: `JARVIS_LANGUAGE`, else the
+    terminal's locale (`LC_ALL`, `LC_MESSAGES`, `LANG`)."""
+    from jarvis.common.language import environment_language
+
+    return environment_language(os.environ)
 
 
 def assemble(*, demo: bool) -> AppAssembly:

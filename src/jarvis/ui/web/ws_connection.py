@@ -228,7 +228,7 @@ async def _command(state: WebApp, session: AgentSession, connection: Connection,
 
 def _agent(state: WebApp, session: AgentSession, connection: Connection, target: str) -> str:
     """`/agent` lists the agents; `/agent <id>` asks the page to open a session of that agent."""
-    lang = state.assembly.settings.language
+    lang = session.setup.language  # the page's (see SessionBuilder._speaking)
     if not target:
         return agent_listing(state.agents, session.info.agent_id, lang)
     if state.agents.get(target) is None:
