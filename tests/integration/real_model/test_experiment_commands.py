@@ -35,4 +35,3 @@ def test_the_tour_runs_against_a_server_given_by_url(real_model: RealModel) -> N
     done = run_documented("real_model_tour.py", real_model)
     assert "launch token" not in done.stderr, done.stderr[-2000:]
     assert "| jarvis: DENY" in done.stdout and "| jarvis: ALLOW" in done.stdout, done.stderr[-2000:]
-
