@@ -40,6 +40,7 @@ from jarvis.ui.web.broker import BrokerRegistry
 from jarvis.ui.web.hud_access import PUBLIC_PATHS, PUBLIC_PREFIXES, register_access_routes
 from jarvis.ui.web.launch_token import launch_token_for
 from jarvis.ui.web.routes_agents import register_agent_routes
+from jarvis.ui.web.screen_marks import ScreenMarks
 from jarvis.ui.web.security import (
     BodyLimit,
     OriginGuard,
@@ -73,8 +74,16 @@ class WebApp:
         self.agents = AgentRegistry(assembly)
         self.builder = self.agents.main
         self.unattended = Unattended(assembly, self.agents.builders())
-        self.brokers = BrokerRegistry(assembly.channels, shared=assembly.shared)
         settings = assembly.settings
+        # What the screen showed that the history does not keep (stops, run times).
+        self.marks = ScreenMarks(settings.home / "hud" / "marks")
+        self.brokers = BrokerRegistry(
+            assembly.channels,
+            shared=assembly.shared,
+            granted=lambda session, call: self.marks.approved(
+                session, call, assembly.clock.now_ms()
+            ),
+        )
         self.lang: Language = settings.language
         self.signer = CookieSigner(
             load_or_create_secret(settings.home), settings.web.cookie_max_age_days * _DAY_SEC
