@@ -78,8 +78,17 @@ def run_tests(extra: list[str]) -> int:
     return become(BIN / "python", "-m", "pytest", *parallel, *extra)
 
 
+def keep_workspace() -> None:
+    """Jarvis runs from the repository (become() changes into it), but its file tools and `bash`
+    work where the person started dev.py: record that folder unless they chose one already."""
+    if not os.environ.get("JARVIS_WORKSPACE"):
+        os.environ["JARVIS_WORKSPACE"] = os.getcwd()
+
+
 def main(argv: list[str]) -> int:
     command, rest = (argv[0], argv[1:]) if argv else ("start", [])
+    if command in ("start", "jarvis"):
+        keep_workspace()
     ensure_env()
     if command == "test":
         return run_tests(rest)

@@ -112,7 +112,7 @@ async def wake_up(rounds: int = 300) -> list[float]:
             running = asyncio.create_task(tools.execute(call, ctx))
             request = await channel.delivered.get()
             start = time.perf_counter()
-            await pending.answer(request.id, "local", "allow")
+            await pending.answer(request.id, "local", "allow", request.session_id)
             await running
             latencies.append((tool.started - start) * 1000)
         return latencies
@@ -176,7 +176,7 @@ async def across_pools(dsn: str, rounds: int = 200) -> list[float]:
             waiter = asyncio.create_task(a.wait(request.id, 10, asyncio.Event()))
             await asyncio.sleep(0.005)
             start = time.perf_counter()
-            await b.answer(request.id, "local", "allow")
+            await b.answer(request.id, "local", "allow", request.session_id)
             await waiter
             latencies.append((time.perf_counter() - start) * 1000)
     finally:
@@ -213,7 +213,7 @@ async def across_processes(dsn: str, rounds: int = 200) -> tuple[list[float], li
                 request = await tab_b.next("approval_request")
                 t0 = time.perf_counter()
                 answer = asyncio.create_task(
-                    http.post(f"http://{b}/api/approvals/{request['id']}", json={"answer": "allow"})
+                    http.post(f"http://{b}/api/approvals/{request['id']}", json=_allow(request))
                 )
                 resolved = await tab_a.next("approval_resolved")
                 t1 = time.perf_counter()
@@ -282,3 +282,7 @@ async def main() -> None:
 
 if __name__ == "__main__":
     asyncio.run(main())
+
+
+def _allow(request: dict[str, Any]) -> dict[str, Any]:
+    return {"answer": "allow", "session_id": request["session_id"]}

@@ -82,7 +82,7 @@ async def test_a_waiting_approval_survives_a_cut_and_takes_the_answer_given_mean
         waiter = asyncio.create_task(waiting.wait("a1", 600, asyncio.Event()))
         proxy.cut()
         await other.create(request("b1", session="s2"))  # made elsewhere during the cut
-        assert await other.answer("a1", "local", "allow") == "ok"  # stored: must not be lost
+        assert await other.answer("a1", "local", "allow", "s1") == "ok"  # stored: must not be lost
         proxy.restore()
         assert await asyncio.wait_for(waiter, 60) == "allow"
         # The LISTEN connection came back and replayed what it missed.
@@ -100,7 +100,7 @@ async def test_an_answer_during_a_cut_is_refused_not_lost(dsn: str, proxy: TcpPr
         await store.create(request("a1"))
         proxy.cut()
         with pytest.raises(Exception) as failed:
-            await store.answer("a1", "local", "allow")
+            await store.answer("a1", "local", "allow", "s1")
         assert describe_storage_error(failed.value).startswith("database unavailable")
         proxy.restore()
         item = await until(lambda: store.get("a1"), "reading after the cut")

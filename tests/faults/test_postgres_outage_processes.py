@@ -44,7 +44,8 @@ async def answer_on_b(tab_a: Tab, tab_b: Tab, b: str) -> None:
     async with httpx.AsyncClient(headers=hud_headers()) as http:
         while True:  # B's pool may still be reconnecting: 503 means "not stored, try again"
             answered = await http.post(
-                f"http://{b}/api/approvals/{request['id']}", json={"answer": "allow"}
+                f"http://{b}/api/approvals/{request['id']}",
+                json={"answer": "allow", "session_id": request["session_id"]},
             )
             if answered.status_code == 200:
                 break

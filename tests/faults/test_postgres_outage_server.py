@@ -66,13 +66,18 @@ async def test_an_answer_during_a_cut_is_refused_and_the_socket_stays(
         request = await tab.next("approval_request")
         proxy.cut()
         async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
-            answered = await http.post(f"/api/approvals/{request['id']}", json={"answer": "allow"})
+            answered = await http.post(
+                f"/api/approvals/{request['id']}",
+                json={"answer": "allow", "session_id": request["session_id"]},
+            )
         assert answered.status_code == 503, answered.text
         await tab.send(type="approval", id=request["id"], answer="allow")
         error = await tab.next("error")
         assert error["code"] == 503 and "database unavailable" in error["message"]
         proxy.restore()
-        await until_answered(server, request["id"])  # the same socket, the same request
+        await until_answered(
+            server, request["id"], request["session_id"]
+        )  # the same socket, the same request
         end = await tab.next("tool_execution_end", timeout=180)
         assert end["result_preview"].startswith("hi") or "hi" in end["result_preview"]
         assert (await tab.next("agent_end", timeout=180))["ended_by"] == "answer"
@@ -87,13 +92,14 @@ async def until_a_turn_works(tab: Tab) -> dict[str, Any]:
                 return ended
 
 
-async def until_answered(server: LiveServer, item_id: str) -> None:
+async def until_answered(server: LiveServer, item_id: str, session_id: str) -> None:
     async with (
         asyncio.timeout(60),
         httpx.AsyncClient(base_url=server.url, headers=server.headers) as http,
     ):
         while True:
-            response = await http.post(f"/api/approvals/{item_id}", json={"answer": "allow"})
+            answer = {"answer": "allow", "session_id": session_id}
+            response = await http.post(f"/api/approvals/{item_id}", json=answer)
             if response.status_code == 200:
                 return
             assert response.status_code == 503

@@ -51,6 +51,7 @@ from jarvis.memory.pg_working import PostgresWorkingStore
 from jarvis.memory.sqlite_store import SqliteItemStore
 from jarvis.model_layer.config import ModelSettings
 from jarvis.model_layer.embeddings import make_embedder
+from jarvis.model_layer.lanes import BackgroundProvider, ForegroundProvider, ModelLane
 from jarvis.model_layer.provider import Provider, ProviderRegistry
 from jarvis.model_layer.providers import server_info
 from jarvis.model_layer.providers.registry_defaults import default_provider_registry
@@ -93,8 +94,28 @@ class AppAssembly:
     learning: Learning | None = None
     _provider_cache: dict[str, Provider] = field(default_factory=dict)
     _context_windows: dict[str, int | None] = field(default_factory=dict)
+    _lanes: dict[str, ModelLane] = field(default_factory=dict)
 
     def provider_for(self, model: ModelSettings) -> Provider:
+        """The person's calls (turns, sub-agents, answers in words): they go first on the model
+        server, stopping any background call there (`model_layer/lanes.py`)."""
+        return ForegroundProvider(self._provider(model), self.lane_for(model))
+
+    def background_provider_for(self, model: ModelSettings) -> Provider:
+        """Calls nobody waits for (AGENDA judge, reflection, distillation): capped at
+        `background_max_tokens`, and they give way to the person's calls."""
+        return BackgroundProvider(
+            self._provider(model), self.lane_for(model), model.background_max_tokens
+        )
+
+    def lane_for(self, model: ModelSettings) -> ModelLane:
+        """One lane per model server: models served by the same server share its slots."""
+        key = "demo" if self.demo else f"{model.provider}|{model.base_url}"
+        if key not in self._lanes:
+            self._lanes[key] = ModelLane(yielding=not self.demo and model.runs_locally())
+        return self._lanes[key]
+
+    def _provider(self, model: ModelSettings) -> Provider:
         """One provider instance per model configuration (so fallbacks are remembered)."""
         if self.demo:
             return self._provider_cache.setdefault("demo", demo_provider())
@@ -205,8 +226,12 @@ class InfraBuilder:
 
     def pending_store(self) -> PendingApprovalStore:
         if self._dsn:
-            return PostgresPendingStore(lazy_pool(self._dsn), self._dsn)
-        return MemoryPendingStore()
+            return PostgresPendingStore(lazy_pool(self._dsn), self._dsn, self._keep_finished_sec)
+        return MemoryPendingStore(self._keep_finished_sec)
+
+    @property
+    def _keep_finished_sec(self) -> float:
+        return self.settings.storage.pending_retention_sec
 
     def rule_store(self) -> RuleStore:
         if self._dsn:

@@ -40,11 +40,13 @@ def build_learning(app: AppAssembly, settings: ProcedureSettings) -> Learning:
 
 
 def _main_model(app: AppAssembly) -> TextModel:
-    """The configured model, looked up at call time (a config reload may change it)."""
+    """The configured model, looked up at call time (a config reload may change it). Learning
+    is background work: capped, and it gives way to the person's turn."""
 
     async def complete(system: str, prompt: str) -> str | None:
         model = app.settings.model
-        return await provider_model(app.provider_for(model), model.model)(system, prompt)
+        provider = app.background_provider_for(model)
+        return await provider_model(provider, model.model)(system, prompt)
 
     return complete
 
@@ -62,7 +64,7 @@ async def learning_slash(app: AppAssembly, session: AgentSession, text: str) -> 
     name, _, args = text.strip().partition(" ")
     info = session.info
     scope = SlashScope(
-        session.setup.agent_id, info.user_id, info.id, info.turns, app.settings.language,
+        session.setup.agent_id, info.user_id, info.id, info.turns, session.setup.language,
         app.clock.now_ms(),
     )  # fmt: skip
     reply = await memory_command(app.memory, scope, name, args)

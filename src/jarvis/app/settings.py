@@ -37,17 +37,29 @@ from jarvis.app.settings_sources import (
     env_parse_error,
     locate,
     provider_hint,
+    seed_env_values,
+    unknown_env,
     unknown_keys,
 )
 from jarvis.common.i18n import Language, t
+from jarvis.common.language import (
+    DEFAULT_LANGUAGE,
+    chosen_language,
+    environment_language,
+    locale_language,
+)
 from jarvis.core.agents.runtime import OrchestrationLimits
+from jarvis.core.approvals.pending import KEEP_FINISHED_SEC
 from jarvis.core.approvals.words_answer import ApprovalWordsSettings
 from jarvis.core.config import SecuritySettings
 from jarvis.core.procedures.config import ProcedureSettings
 from jarvis.core.scheduler.config import SchedulerSettings
+from jarvis.core.thinking.config import ThinkingSettings
 from jarvis.core.tools.builtins import BuiltinToolSettings
+from jarvis.core.user_model.config import UserModelSettings
 from jarvis.memory.config import MemorySettings
 from jarvis.model_layer.config import ModelSettings
+from jarvis.model_layer.embeddings import EmbeddingSettings
 
 ENV_PREFIX = "JARVIS_"
 CONFIG_FILE = "config.yaml"
@@ -64,6 +76,11 @@ class StorageSettings(BaseModel):
         "files", description="files (embedded default), memory (throwaway) or postgres."
     )
     postgres_dsn: str | None = Field(None, description="DSN when backend is postgres.")
+    pending_retention_sec: float = Field(
+        KEEP_FINISHED_SEC,
+        gt=0,
+        description="How long an answered approval is kept (a late answer gets 409), then deleted.",
+    )
 
     @model_validator(mode="after")
     def _dsn_for_postgres(self) -> StorageSettings:
@@ -118,7 +135,11 @@ class Settings(BaseSettings):
 
     home: Path = Field(default_factory=default_home, description="Data dir (JARVIS_HOME).")
     workspace: Path | None = Field(None, description="Where file tools work; default: cwd.")
-    language: Language = Field("ko", description="UI and fixed-line language: ko or en.")
+    language: Language = Field(
+        default_factory=lambda: locale_language(os.environ) or DEFAULT_LANGUAGE,
+        description="UI and fixed-line language: ko or en; default: the terminal's locale "
+        "($LC_ALL, $LC_MESSAGES, $LANG: ko_* is Korean, another language English), else ko.",
+    )
     timezone: str = Field("Asia/Seoul", description="The user's timezone (IANA name).")
     model: ModelSettings = Field(default_factory=ModelSettings)
     loop: LoopSettings = Field(default_factory=LoopSettings)
@@ -128,6 +149,8 @@ class Settings(BaseSettings):
     approvals: ApprovalWordsSettings = Field(default_factory=ApprovalWordsSettings)
     tools: BuiltinToolSettings = Field(default_factory=BuiltinToolSettings)
     openloop: OpenLoopSettings = Field(default_factory=OpenLoopSettings)
+    thinking: ThinkingSettings = Field(default_factory=ThinkingSettings)
+    user_model: UserModelSettings = Field(default_factory=UserModelSettings)
     plugin: PluginSettings = Field(default_factory=PluginSettings)
     agents: OrchestrationLimits = Field(default_factory=OrchestrationLimits)
     # Raw entries: each is judged on its own (jarvis.core.mcp.sources), so one broken server
@@ -178,9 +201,24 @@ class Settings(BaseSettings):
         return (
             init_settings,
             env_settings,
+            _SeedEnvSource(settings_cls),
             dotenv_settings,
             _YamlFileSource(settings_cls, init_settings),
         )
+
+
+def _embedding_fields() -> list[str]:
+    return list(EmbeddingSettings.model_fields)
+
+
+class _SeedEnvSource(PydanticBaseSettingsSource):
+    """The seed's spellings `JARVIS_MEMORY__EMBEDDING_PROVIDER` … (below the nested ones)."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        return seed_env_values(os.environ, _embedding_fields())
 
 
 class _YamlFileSource(PydanticBaseSettingsSource):
@@ -241,8 +279,13 @@ def load_settings(**overrides: Any) -> Settings:
 
 
 def config_warnings(settings: Settings) -> list[str]:
-    """Keys in config.yaml that no setting has (each with a "did you mean")."""
-    return unknown_keys(Settings, settings.home / CONFIG_FILE, settings.language)
+    """Keys in config.yaml and `JARVIS_*` variables that no setting has (each with a "did you
+    mean")."""
+    seed_names = [f"JARVIS_MEMORY__EMBEDDING_{name}" for name in _embedding_fields()]
+    return [
+        *unknown_keys(Settings, settings.home / CONFIG_FILE, settings.language),
+        *unknown_env(Settings, os.environ, settings.language, seed_names),
+    ]
 
 
 def _check_providers(settings: Settings, config: Path, lang: Language) -> None:
@@ -270,7 +313,6 @@ def _check_providers(settings: Settings, config: Path, lang: Language) -> None:
 def _env_language(config: Path | None = None) -> Language:
     """The language for start-up errors, read before settings exist: the environment, else
     config.yaml's `language`."""
-    value = os.environ.get("JARVIS_LANGUAGE")
-    if value in ("en", "ko"):
-        return "en" if value == "en" else "ko"
-    return (config_language(config) if config is not None else None) or "ko"
+    explicit = chosen_language(os.environ.get("JARVIS_LANGUAGE"))
+    configured = config_language(config) if config is not None else None
+    return explicit or configured or environment_language(os.environ)

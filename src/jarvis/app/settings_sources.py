@@ -8,7 +8,7 @@ import json
 import os
 import types
 import typing
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +37,20 @@ def locate(
         candidate = env_name(loc[:length])
         if _env_has(environ, candidate):
             return t("settings.from_env", lang, name=candidate, detail=detail)
+    seed_name = _seed_name(loc)
+    if seed_name is not None and _env_has(environ, seed_name):
+        return t("settings.from_env", lang, name=seed_name, detail=detail)
     line = yaml_line(config, loc)
     if line is not None:
         key = ".".join(str(part) for part in loc)
         return t("settings.from_file", lang, path=config, line=line, setting=key, detail=detail)
     return t("settings.invalid", lang, name=name, detail=detail)
+
+
+def _seed_name(loc: Loc) -> str | None:
+    if len(loc) == 3 and loc[:2] == ("memory", "embedding"):
+        return _SEED_EMBEDDING_PREFIX + str(loc[2]).upper()
+    return None
 
 
 def _env_has(environ: Mapping[str, str], name: str) -> bool:
@@ -204,3 +213,58 @@ def config_language(path: Path) -> Language | None:
     data = _load_round_trip(path) if path.is_file() else None
     value = data.get("language") if isinstance(data, CommentedMap) else None
     return "en" if value == "en" else "ko" if value == "ko" else None
+
+
+# Seed 001's setup names the embedder with one underscore after EMBEDDING
+# (`JARVIS_MEMORY__EMBEDDING_PROVIDER`); Jarvis nests with `__`. Both spellings work, the
+# nested one wins when both are set.
+_SEED_EMBEDDING_PREFIX = "JARVIS_MEMORY__EMBEDDING_"
+# `JARVIS_*` variables that are read directly, not settings (tests' own are left alone too).
+_NOT_SETTINGS = ("JARVIS_SERVE_DEMO",)
+_NOT_SETTINGS_PREFIXES = ("JARVIS_TEST_", "JARVIS_DIFFERENTIAL_")
+
+
+def seed_env_values(environ: Mapping[str, str], fields: Iterable[str]) -> dict[str, Any]:
+    """`{"memory": {"embedding": {...}}}` from the seed's spellings of the embedder settings."""
+    found: dict[str, Any] = {}
+    for name, value in environ.items():
+        upper = name.upper()
+        leaf = upper.removeprefix(_SEED_EMBEDDING_PREFIX).lower()
+        if upper.startswith(_SEED_EMBEDDING_PREFIX) and leaf in fields:
+            found[leaf] = value
+    return {"memory": {"embedding": found}} if found else {}
+
+
+def unknown_env(
+    model: type[BaseModel], environ: Mapping[str, str], lang: Language, aliases: Iterable[str]
+) -> list[str]:
+    """A warning line for every `JARVIS_*` variable that names no setting (a typo there is
+    otherwise silently ignored, like an unknown config.yaml key)."""
+    known_aliases = {alias.upper() for alias in aliases}
+    lines = []
+    for name in sorted(environ):
+        upper = name.upper()
+        if not upper.startswith(ENV_PREFIX) or upper in known_aliases:
+            continue
+        if upper in _NOT_SETTINGS or upper.startswith(_NOT_SETTINGS_PREFIXES):
+            continue
+        path = upper[len(ENV_PREFIX) :].lower().split("__")
+        missing = _first_unknown(model, path)
+        if missing is not None:
+            hint = _hint(missing[0], missing[1], lang)
+            lines.append(t("settings.unknown_env", lang, name=name, hint=hint))
+    return lines
+
+
+def _first_unknown(model: type[BaseModel], path: list[str]) -> tuple[str, list[str]] | None:
+    """The first part of `path` that `model` has no field for, with the names it has; None
+    when the path names a setting (or goes into a free-form value)."""
+    for part in path:
+        fields = model.model_fields
+        if part not in fields:
+            return part, list(fields)
+        child = _model_in(fields[part].annotation)
+        if child is None:
+            return None  # a leaf, or a list/dict/JSON value: its inside is free-form
+        model = child
+    return None

@@ -295,10 +295,12 @@ _CATALOG: dict[str, dict[Language, str]] = {
         "en": "blocked: plugin {plugin} blocked the {tool} call: {reason}",
     },
     "gate.no_approver": {
-        "ko": "approval_unavailable: {tool} 은 승인이 필요하지만 답할 사람이 연결되어 있지 "
-        "않아 실행하지 않았습니다.",
-        "en": "approval_unavailable: {tool} needs approval but nobody is connected to answer, "
-        "so it did not run.",
+        "ko": "no_approver: {tool} 은 승인이 필요하지만 답할 사람이 연결되어 있지 않아 실행하지 "
+        "않았습니다. 같은 인자로 다시 부르지 말고, 무엇이 실행되지 않았는지 사용자에게 알린 뒤 "
+        "할 수 있는 일을 이어가세요.",
+        "en": "no_approver: {tool} needs approval but nobody is connected to answer, so it did "
+        "not run. Do not call it again with the same arguments; tell the user what did not run "
+        "and continue with what you can.",
     },
     "gate.approval_unavailable": {
         "ko": "approval_unavailable: 사람이 없는 실행이라 승인이 필요한 {tool} 을 쓸 수 없습니다.",

@@ -59,7 +59,7 @@ async def open_pool(pool: AsyncConnectionPool, schema: str) -> None:
         # Processes starting together would race on CREATE … IF NOT EXISTS (a unique-key error
         # on the catalog); one lock makes the schema step run one process at a time.
         await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-        await conn.execute(schema)  # idempotent: CREATE … IF NOT EXISTS only
+        await conn.execute(schema)  # CREATE … IF NOT EXISTS only: safe at every start
 
 
 class PoolBacked:

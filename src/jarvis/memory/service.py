@@ -118,6 +118,8 @@ class MemoryService:
         )
 
     async def record_episode(self, episode: Episode) -> None:
+        # idempotent: one row per call with no natural key; recording the same turn twice
+        # gives two episodes (callers record each turn once, after it ended).
         if not self.settings.enabled:
             return
         text = f"{episode.utterance} → {episode.answer}"

@@ -26,6 +26,9 @@ class EmbeddingSettings(BaseModel):
     provider: Literal["none", "ollama", "openai"] = Field("none", description="none/ollama/openai")
     model: str = Field("bge-m3", description="Embedding model.")
     base_url: str = Field("http://localhost:11434", description="Ollama or OpenAI base URL.")
+    dimensions: int | None = Field(
+        None, gt=0, description="Vector size to ask for (OpenAI-style `dimensions`); checked."
+    )
     api_key: SecretStr | None = None
     timeout_sec: float = Field(10.0, gt=0)
     loop_threshold: float | None = Field(
@@ -75,6 +78,18 @@ class _LoggedFailures(Embedder):
             _log.warning("%s embedder unavailable, using text rules: %s", self.name, exc)
             self._warned = True
 
+    def _checked(
+        self, settings: EmbeddingSettings, vectors: list[list[float]]
+    ) -> list[list[float]] | None:
+        """The vectors, or None (logged once) when they are not the configured size: vectors
+        of another model must never be compared with stored ones."""
+        wanted = settings.dimensions
+        wrong = [len(v) for v in vectors if wanted is not None and len(v) != wanted]
+        if wrong:
+            self._failed(ValueError(f"{wrong[0]} dimensions, configured {wanted}"))
+            return None
+        return vectors
+
 
 class OllamaEmbedder(_LoggedFailures):
     name = "ollama"
@@ -96,7 +111,7 @@ class OllamaEmbedder(_LoggedFailures):
         except (httpx.HTTPError, KeyError, ValueError) as exc:
             self._failed(exc)
             return None
-        return [list(map(float, v)) for v in vectors]
+        return self._checked(self.settings, [list(map(float, v)) for v in vectors])
 
 
 class OpenAIEmbedder(_LoggedFailures):
@@ -108,7 +123,7 @@ class OpenAIEmbedder(_LoggedFailures):
         self.loop_threshold = calibrated_threshold(settings)
 
     async def embed(self, texts: list[str]) -> list[list[float]] | None:
-        from openai import AsyncOpenAI, OpenAIError
+        from openai import AsyncOpenAI, OpenAIError, omit
 
         key = self.settings.api_key.get_secret_value() if self.settings.api_key else "none"
         client = AsyncOpenAI(
@@ -118,13 +133,17 @@ class OpenAIEmbedder(_LoggedFailures):
             max_retries=1,
         )
         try:
-            response = await client.embeddings.create(model=self.settings.model, input=texts)
+            response = await client.embeddings.create(
+                model=self.settings.model,
+                input=texts,
+                dimensions=self.settings.dimensions or omit,
+            )
         except OpenAIError as exc:
             self._failed(exc)
             return None
         finally:
             await client.close()
-        return [list(item.embedding) for item in response.data]
+        return self._checked(self.settings, [list(item.embedding) for item in response.data])
 
 
 def make_embedder(settings: EmbeddingSettings) -> Embedder:

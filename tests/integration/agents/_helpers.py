@@ -98,7 +98,7 @@ class Human(ApprovalChannel):
         if answer is not None:
             asyncio.get_running_loop().call_soon(
                 lambda: asyncio.ensure_future(
-                    self.app.pending.answer(request.id, request.user_id, answer)
+                    self.app.pending.answer(request.id, request.user_id, answer, request.session_id)
                 )
             )
         return True

@@ -138,9 +138,21 @@ async def test_own_tools_and_never_are_enforced_by_code(tmp_path: Path) -> None:
     assert karen is not None and jarvis is not None
     karen_tools = {spec.name for spec in karen.setup().tools().specs()}
     main_tools = {spec.name for spec in jarvis.setup().tools().specs()}
-    assert {"bash", "read_file", "web_fetch", "ask_agent"} == karen_tools
+    memory_tools = {"remember_task_pattern", "recall_episodes"}
+    assert {"bash", "read_file", "web_fetch", "ask_agent"} | memory_tools == karen_tools
     assert "web_fetch" not in main_tools and "write_file" in main_tools
     assert "ask_agent" in main_tools
+
+
+def jarvis_asks_karen() -> Any:
+    """JARVIS asks KAREN, who runs `echo from-karen` and says what ran."""
+    return by_role(
+        {"karen": runs_echo("echo from-karen")},
+        default=after_tool(
+            call("ask_agent", agent="karen", question="check it"),
+            lambda result: f"KAREN says: {result}",
+        ),
+    )
 
 
 async def test_ask_agent_runs_karen_with_her_rules_and_asks_in_the_askers_window(
@@ -148,16 +160,10 @@ async def test_ask_agent_runs_karen_with_her_rules_and_asks_in_the_askers_window
 ) -> None:
     team_file(tmp_path, "karen", KAREN)
     app = make_app(tmp_path)
-    model = by_role(
-        {"karen": runs_echo("echo from-karen")},
-        default=after_tool(
-            call("ask_agent", agent="karen", question="check it"),
-            lambda result: f"KAREN says: {result}",
-        ),
-    )
+    model = jarvis_asks_karen()
     use_model(app, model)
     agents = registry(app)
-    human = Human(app, ["always"])
+    human = Human(app, ["always", "allow"])
     jarvis = await open_session(agents, "main", human)
     events: list[Any] = []
     jarvis.subscribe(lambda event: events.append(event.model_dump(mode="json")))
@@ -173,6 +179,8 @@ async def test_ask_agent_runs_karen_with_her_rules_and_asks_in_the_askers_window
     # KAREN answered from her own memory, not JARVIS's.
     await app.memory.remember(MemoryScope("karen", "local", "x", 1), "fact", "karen-only fact", 1)
     await jarvis.prompt("ask karen again")
+    # Her rule is hers: asked by JARVIS, who holds none, the person is asked again (issue 23).
+    assert len(human.requests) == 2
     (asked,) = [c for c in model.calls if "role:karen" in c.system_prompt][-2:-1]
     assert "karen-only fact" in asked.messages[0].content  # type: ignore[union-attr]
     mains = [c for c in model.calls if "role:karen" not in c.system_prompt]
@@ -230,6 +238,29 @@ async def test_team_and_agent_files_hot_reload(tmp_path: Path) -> None:
         assert app.tools.get("orchestrate") is not None
     finally:
         await app.extensions.stop()
+
+
+async def test_an_agent_with_a_tool_list_still_learns_task_patterns(tmp_path: Path) -> None:
+    """Seed 000: remember_task_pattern and recall_episodes are tools every agent uses; a
+    `tools:` list does not drop them, so KAREN's [작업 패턴] fills from her own turn."""
+    team_file(tmp_path, "karen", KAREN)
+    app = make_app(tmp_path)
+    teach = call("remember_task_pattern", pattern="tables always in markdown")
+    use_model(app, by_role({"karen": after_tool(teach, lambda _: "noted")}))
+    agents = registry(app)
+    session = await open_session(agents, "karen", Human(app, []))
+    await session.prompt("from now on, tables always in markdown")
+    karen = MemoryScope("karen", "local", "s1", 1)
+    assert "tables always in markdown" in await app.memory.observe(karen, "table")
+
+
+async def test_never_still_hides_the_memory_tools(tmp_path: Path) -> None:
+    never = {"never": ["write_file", "remember_task_pattern", "recall_episodes"]}
+    app, _ = app_with_karen(tmp_path, {**KAREN, "boundaries": never})
+    karen = registry(app).get("karen")
+    assert karen is not None
+    names = {spec.name for spec in karen.setup().tools().specs()}
+    assert not names & {"remember_task_pattern", "recall_episodes"}
 
 
 async def test_task_patterns_are_each_agents_own(tmp_path: Path) -> None:

@@ -50,15 +50,17 @@ async def stores(request: pytest.FixtureRequest) -> AsyncIterator[Any]:
 async def test_answers_and_their_errors(stores: Any) -> None:
     a, b = stores
     await a.create(request("r1", user="alice"))
-    assert await b.answer("nope", "alice", "allow") == "not_found"
-    assert await b.answer("r1", "bob", "allow") == "forbidden"
-    assert await b.answer("r1", "alice", "maybe") == "invalid"
+    assert await b.answer("nope", "alice", "allow", "s") == "not_found"
+    assert await b.answer("r1", "bob", "allow", "s") == "forbidden"
+    # Seed 002: the conversation must be right too, not only the person.
+    assert await b.answer("r1", "alice", "allow", "another-session") == "forbidden"
+    assert await b.answer("r1", "alice", "maybe", "s") == "invalid"
     assert [r.id for r in await b.pending_for_session("s")] == ["r1"]
     waiter = asyncio.create_task(a.wait("r1", 10, asyncio.Event()))
     await asyncio.sleep(0.05)
-    assert await b.answer("r1", "alice", "deny") == "ok"
+    assert await b.answer("r1", "alice", "deny", "s") == "ok"
     assert await asyncio.wait_for(waiter, 5) == "deny"
-    assert await b.answer("r1", "alice", "allow") == "conflict"
+    assert await b.answer("r1", "alice", "allow", "s") == "conflict"
     assert await b.pending_for_session("s") == []
 
 
@@ -70,7 +72,7 @@ async def test_the_answer_in_one_handle_wakes_the_waiter_in_the_other_fast(store
         waiter = asyncio.create_task(a.wait(f"w{n}", 10, asyncio.Event()))
         await asyncio.sleep(0.01)
         start = loop.time()
-        await b.answer(f"w{n}", "local", "allow")
+        await b.answer(f"w{n}", "local", "allow", "s")
         assert await asyncio.wait_for(waiter, 5) == "allow"
         assert loop.time() - start < 0.5  # woken by the notification, not the 1 s poll
 
@@ -79,7 +81,7 @@ async def test_timeout_and_abort(stores: Any) -> None:
     a, b = stores
     await a.create(request("t1"))
     assert await a.wait("t1", 0.2, asyncio.Event()) == "timeout"
-    assert await b.answer("t1", "local", "allow") == "conflict"
+    assert await b.answer("t1", "local", "allow", "s") == "conflict"
     await a.create(request("t2"))
     abort = asyncio.Event()
     asyncio.get_running_loop().call_later(0.1, abort.set)
@@ -91,7 +93,7 @@ async def test_500_rounds_of_two_concurrent_answers(stores: Any) -> None:
     for n in range(500):
         await a.create(request(f"c{n}"))
         results = await asyncio.gather(
-            a.answer(f"c{n}", "local", "allow"), b.answer(f"c{n}", "local", "deny")
+            a.answer(f"c{n}", "local", "allow", "s"), b.answer(f"c{n}", "local", "deny", "s")
         )
         assert sorted(results) == ["conflict", "ok"], n
 
@@ -112,3 +114,38 @@ async def test_schema_creation_twice_changes_nothing() -> None:
         assert (await first.get("keep")).status == "timeout"  # type: ignore[union-attr]
         await first.aclose()
         await second.aclose()
+
+
+async def test_finished_rows_are_deleted_after_the_retention() -> None:
+    """Seed 002: finished pending items are deleted. Kept `pending_retention_sec` (a late
+    answer still gets 409), then removed when the next request is created; a pending row a
+    dead process left past its expiry goes too, a live pending one never."""
+    async for dsn in postgres_dsn():
+        store = await PostgresPendingStore.connect(dsn, keep_finished_sec=60)
+        try:
+            for item_id in ("done-old", "done-new", "waiting", "orphan"):
+                await store.create(request(item_id))
+            await store.answer("done-old", "local", "allow", "s")
+            await store.answer("done-new", "local", "deny", "s")
+            async with store.pool.connection() as conn:  # as if it all happened 2 minutes ago
+                old = "(extract(epoch from now()) * 1000)::bigint - 120000"
+                await conn.execute(
+                    f"UPDATE jarvis_pending_approvals SET updated_ms = {old} "
+                    "WHERE id IN ('done-old', 'waiting', 'orphan')"
+                )
+                await conn.execute(
+                    "UPDATE jarvis_pending_approvals SET request = jsonb_set(request, "
+                    "'{expires_ms}', to_jsonb(%s::bigint)) WHERE id = 'waiting'",
+                    (2**62,),
+                )
+            await store.create(request("next"))
+            async with store.pool.connection() as conn:
+                cursor = await conn.execute(
+                    "SELECT id FROM jarvis_pending_approvals WHERE id IN "
+                    "('done-old', 'done-new', 'waiting', 'orphan', 'next') ORDER BY id"
+                )
+                left = [row[0] for row in await cursor.fetchall()]
+            assert left == ["done-new", "next", "waiting"]
+            assert await store.answer("done-new", "local", "allow", "s") == "conflict"
+        finally:
+            await store.aclose()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -17,10 +18,11 @@ from pathlib import Path
 
 import pexpect
 
-from tests.support.processes import free_port, healthy
+from tests.support.processes import free_port, healthy, lines_until, printing
 
 ROOT = Path(__file__).resolve().parents[3]
 DEV = ROOT / "dev.py"
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 
 def environment(home: Path) -> dict[str, str]:
@@ -74,3 +76,60 @@ def test_sigterm_to_the_dev_script_stops_the_server(tmp_path: Path) -> None:
     finally:
         if process.poll() is None:
             process.kill()
+
+
+def test_tools_work_in_the_folder_dev_py_was_started_from(tmp_path: Path) -> None:
+    """dev.py changes into the repository; `bash` and file writes still land where the person
+    was (before, `!pwd` printed the Jarvis checkout and writes went into its source tree)."""
+    home, elsewhere = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
+    env.update(JARVIS_HOME=str(home), JARVIS_LANGUAGE="en")
+    done = subprocess.run(
+        [sys.executable, str(DEV), "jarvis", "chat", "--demo"],
+        input="!pwd\na\n!touch made-by-bash\na\n/exit\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=elsewhere,
+        timeout=300,  # a hang guard
+    )
+    assert done.returncode == 0, done.stderr
+    assert str(elsewhere) in done.stdout, done.stdout
+    assert (elsewhere / "made-by-bash").exists()
+    assert not (ROOT / "made-by-bash").exists()
+
+
+def test_an_explicit_workspace_wins_over_the_current_folder(tmp_path: Path) -> None:
+    chosen, elsewhere = tmp_path / "chosen", tmp_path / "elsewhere"
+    chosen.mkdir()
+    elsewhere.mkdir()
+    env = environment(tmp_path)
+    env.update(JARVIS_WORKSPACE=str(chosen), JARVIS_LANGUAGE="en")
+    done = subprocess.run(
+        [sys.executable, str(DEV), "jarvis", "chat", "--demo"],
+        input="!touch chosen-file\na\n/exit\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=elsewhere,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (chosen / "chosen-file").exists() and not (elsewhere / "chosen-file").exists()
+
+
+def test_dev_py_start_speaks_the_terminals_language(tmp_path: Path) -> None:
+    """`LANG=en_US.UTF-8 python3 dev.py start`: English lines (before, Korean for everyone)."""
+    port = free_port()
+    env = environment(tmp_path)
+    env.update(LANG="en_US.UTF-8")
+    process = printing([sys.executable, str(DEV), "start", "--demo", "--port", str(port)], env)
+    try:
+        text = lines_until(process, "token=")
+        assert "open this address in your browser" in text, text
+        assert not HANGUL.search(text), text
+    finally:
+        process.terminate()
+        process.wait(60)

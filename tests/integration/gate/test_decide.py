@@ -41,7 +41,9 @@ class ScriptedHuman(ApprovalChannel):
         answer = self.answers.pop(0) if self.answers else None
         if answer is not None:  # None: the human never answers
             asyncio.get_running_loop().call_soon(
-                lambda: asyncio.ensure_future(self.store.answer(request.id, "local", answer))
+                lambda: asyncio.ensure_future(
+                    self.store.answer(request.id, "local", answer, request.session_id)
+                )
             )
         return True
 
@@ -233,6 +235,23 @@ async def test_no_approver_and_unattended(tmp_path: Path) -> None:
     assert (await decide(sandbox, "bash", command="ls")).reason == "approval_unavailable"
 
 
+@pytest.mark.parametrize("lang", ["ko", "en"])
+async def test_the_model_reads_no_approver_with_its_own_code_and_what_to_do(
+    tmp_path: Path, lang: Any
+) -> None:
+    """Nobody connected: the model gets `no_approver` (not another code) and seed 002's two
+    instructions — do not call it again with the same arguments, tell the user and go on."""
+    sandbox, _ = make(tmp_path, channel=False)
+    gate = Gate(sandbox, AuditLog(), lang)
+    call = ToolCall(id="c", name="bash", arguments={"command": "ls"})
+    verdict = await gate.check(TOOLS["bash"], call, ctx())
+    assert verdict.refusal is not None
+    text = verdict.refusal.content
+    assert text.startswith("no_approver: ")
+    steps = {"ko": ("같은 인자로 다시 부르지", "알린 뒤"), "en": ("same arguments", "tell")}
+    assert all(step in text for step in steps[lang])
+
+
 async def test_role_policy_is_wired(tmp_path: Path) -> None:
     roles = {"user": RoleSpec(), "guest": RoleSpec(allow=["read_file", "glob"])}
     sandbox, _ = make(tmp_path, roles=roles, user_roles={"visitor": "guest"})
@@ -313,7 +332,8 @@ async def test_exactly_one_of_two_concurrent_answers_wins(tmp_path: Path) -> Non
         await store.create(request)
         waiter = asyncio.create_task(store.wait(request.id, 5, asyncio.Event()))
         results = await asyncio.gather(
-            store.answer(request.id, "local", "allow"), store.answer(request.id, "local", "deny")
+            store.answer(request.id, "local", "allow", "s"),
+            store.answer(request.id, "local", "deny", "s"),
         )
         assert sorted(results) == ["conflict", "ok"]
         assert await waiter == ("allow" if results[0] == "ok" else "deny")
@@ -332,8 +352,8 @@ async def test_exactly_one_of_two_concurrent_answers_wins(tmp_path: Path) -> Non
         expires_ms=1,
     )
     await store.create(wrong_user)
-    assert await store.answer("w", "bob", "allow") == "forbidden"
-    assert await store.answer("w", "alice", "always") == "invalid"
+    assert await store.answer("w", "bob", "allow", "s") == "forbidden"
+    assert await store.answer("w", "alice", "always", "s") == "invalid"
 
 
 async def test_gate_refusals_carry_denials_only_for_humans_and_timeouts(tmp_path: Path) -> None:

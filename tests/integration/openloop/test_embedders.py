@@ -131,3 +131,18 @@ async def test_a_down_embedder_falls_back_to_the_text_rules() -> None:
 def test_cosine() -> None:
     assert cosine([1, 0], [1, 0]) == 1 and abs(cosine([1, 0], [0, 1])) < 1e-9
     assert cosine([0, 0], [1, 1]) == 0
+
+
+async def test_vectors_of_another_size_than_configured_are_not_used(
+    ollama: ScriptedServer,
+) -> None:
+    """`dimensions` (seed 001's JARVIS_MEMORY__EMBEDDING_DIMENSIONS): a model answering with
+    another size is never compared with stored vectors; the text rules decide instead."""
+    settings = EmbeddingSettings(provider="ollama", base_url=ollama.url, dimensions=3)
+    embedder = OllamaEmbedder(settings)
+    body = {"embeddings": [[1.0, 0.0], [0.0, 1.0]]}
+    ollama.add(Scripted(content_type="application/json", chunks=json_body(body)))
+    assert await embedder.embed(["a", "b"]) is None
+    right = {"embeddings": [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]}
+    ollama.add(Scripted(content_type="application/json", chunks=json_body(right)))
+    assert await embedder.embed(["a", "b"]) == right["embeddings"]

@@ -39,11 +39,13 @@ async def test_a_turn_in_a_asks_a_tab_on_b_and_the_answer_to_b_unblocks_a(
         assert request["tool"] == "bash" and request["session_id"] == session
         async with httpx.AsyncClient(headers=hud_headers()) as http:
             answered = await http.post(
-                f"http://{b}/api/approvals/{request['id']}", json={"answer": "allow"}
+                f"http://{b}/api/approvals/{request['id']}",
+                json={"answer": "allow", "session_id": request["session_id"]},
             )
             assert answered.status_code == 200
             late = await http.post(
-                f"http://{a}/api/approvals/{request['id']}", json={"answer": "deny"}
+                f"http://{a}/api/approvals/{request['id']}",
+                json={"answer": "deny", "session_id": request["session_id"]},
             )
             assert late.status_code == 409
         end = await tab_a.next("tool_execution_end")

@@ -59,7 +59,10 @@ async def test_a_page_on_another_local_port_cannot_drive_the_hud(tmp_path: Path)
         request = await tab.next("approval_request")
         other_port = with_origin(server, f"http://127.0.0.1:{free_port()}")
         async with httpx.AsyncClient(base_url=server.url, headers=other_port) as page:
-            answer = await page.post(f"/api/approvals/{request['id']}", json={"answer": "allow"})
+            answer = await page.post(
+                f"/api/approvals/{request['id']}",
+                json={"answer": "allow", "session_id": request["session_id"]},
+            )
             assert answer.status_code == 403
             assert (await page.post("/api/sessions")).status_code == 403
             revoke = await page.post("/api/rules/revoke", json={"tool": "bash", "pattern": "*"})

@@ -35,6 +35,31 @@ async def test_health_and_page_are_served(tmp_path: Path) -> None:
             assert (await http.get("/static/../server.py")).status_code == 404
 
 
+async def test_an_answer_from_another_conversation_is_refused(tmp_path: Path) -> None:
+    """Seed 002: the answering API checks the person AND the conversation. The same person's
+    window on another session, or a program naming another session, cannot answer."""
+    with live_server(tmp_path, [bash("echo from-the-right-window"), "done"]) as server:
+        owner, session = await prompt(server)
+        request = await owner.next("approval_request")
+        other = await Tab.open(server.ws_url())
+        other_session = (await other.next("session"))["session"]["id"]
+        assert other_session != session
+        await other.send(type="approval", id=request["id"], answer="allow")
+        refused = await other.next("approval_answer")
+        assert refused["result"] == "forbidden" and refused["status"] == 403
+        async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
+            url = f"/api/approvals/{request['id']}"
+            wrong = await http.post(url, json={"answer": "allow", "session_id": other_session})
+            assert wrong.status_code == 403
+            unnamed = await http.post(url, json={"answer": "allow"})
+            assert unnamed.status_code == 422
+        # Still pending: the owner's window answers it.
+        await owner.send(type="approval", id=request["id"], answer="deny")
+        assert (await owner.next("approval_resolved"))["status"] == "deny"
+        await owner.close()
+        await other.close()
+
+
 async def test_two_tabs_see_the_request_and_the_first_answer_wins(tmp_path: Path) -> None:
     with live_server(tmp_path, [bash("echo hello-from-bash"), "done"]) as server:
         first, session = await prompt(server)
@@ -65,9 +90,14 @@ async def test_two_tabs_see_the_request_and_the_first_answer_wins(tmp_path: Path
         assert not end["is_error"] and "hello-from-bash" in end["result_preview"]
         assert end["decision"]["reason"] == "user_once"
         async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
-            late = await http.post(f"/api/approvals/{request['id']}", json={"answer": "deny"})
+            late = await http.post(
+                f"/api/approvals/{request['id']}",
+                json={"answer": "deny", "session_id": request["session_id"]},
+            )
             assert late.status_code == 409
-            missing = await http.post("/api/approvals/nope", json={"answer": "deny"})
+            missing = await http.post(
+                "/api/approvals/nope", json={"answer": "deny", "session_id": request["session_id"]}
+            )
             assert missing.status_code == 404
         await first.close()
         await second.close()
@@ -196,7 +226,9 @@ async def test_api_keys_name_the_user_and_guard_every_request(tmp_path: Path) ->
             request = await tab.next("approval_request")
             bob = {"Authorization": "Bearer k-bob"}
             answer = await http.post(
-                f"/api/approvals/{request['id']}", json={"answer": "deny"}, headers=bob
+                f"/api/approvals/{request['id']}",
+                json={"answer": "deny", "session_id": request["session_id"]},
+                headers=bob,
             )
             assert answer.status_code == 403
             history = await http.get(f"/api/sessions/{session['id']}/history", headers=bob)

@@ -50,6 +50,46 @@ async def test_a_negation_denies_and_every_tab_sees_what_was_understood(tmp_path
         await second.close()
 
 
+async def test_a_refusal_fused_to_the_verb_or_a_refusing_sign_denies(tmp_path: Path) -> None:
+    # Issue 23: the HUD reads words with the same rules as the terminal; "실행안해" and
+    # "yes👎" were read as consent. A classifier that always says allow must not change that.
+    script = tmp_path / "words.json"
+    script.write_text('["allow", "allow"]', encoding="utf-8")
+    classifier = {"provider": "faux", "model": "words", "script": str(script)}
+    for n, reply in enumerate(("실행안해", "yes👎")):
+        home = tmp_path / f"home{n}"
+        home.mkdir()
+        with live_server(
+            home, [bash("touch refused-in-words")], approvals={"words_model": classifier}
+        ) as server:
+            first, second, _ = await waiting(server)
+            await second.send(type="prompt", text=reply)
+            words = await first.next("approval_words")
+            assert (words["decision"], words["line"]) == ("deny", f"'{reply}' → 거부")
+            assert (await first.next("approval_resolved"))["status"] == "deny"
+            assert (await first.drain_until("agent_end"))[-1]["ended_by"] == "denied"
+            await first.close()
+            await second.close()
+        assert not (home / "refused-in-words").exists()
+
+
+async def test_a_polite_reply_goes_to_the_classifier(tmp_path: Path) -> None:
+    # "괜찮아요" is as often "no, thanks" as "go ahead": the classifier reads it, not a keyword.
+    script = tmp_path / "words.json"
+    script.write_text('["deny"]', encoding="utf-8")
+    classifier = {"provider": "faux", "model": "words", "script": str(script)}
+    with live_server(
+        tmp_path, [bash("touch politely-declined")], approvals={"words_model": classifier}
+    ) as server:
+        first, second, _ = await waiting(server)
+        await first.send(type="prompt", text="괜찮아요")
+        assert (await second.next("approval_words"))["decision"] == "deny"
+        assert (await first.drain_until("agent_end"))[-1]["ended_by"] == "denied"
+        await first.close()
+        await second.close()
+    assert not (tmp_path / "politely-declined").exists()
+
+
 async def test_clear_consent_runs_the_tool(tmp_path: Path) -> None:
     with live_server(tmp_path, [bash("echo words-said-yes"), "done"]) as server:
         first, second, _ = await waiting(server)

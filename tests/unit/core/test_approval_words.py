@@ -50,6 +50,50 @@ KEYWORD_TABLE: list[tuple[str, WordsDecision | None]] = [
     ("ok, never mind", "deny"),
     ("yes... actually no", "deny"),
     ("I can't allow that", "deny"),
+    # Issue 23: a negation fused to the consent verb, anywhere in the word.
+    ("실행안해", "deny"),
+    ("실행 안해", "deny"),
+    ("실행안돼", "deny"),
+    ("진행못해", "deny"),
+    ("실행못함", "deny"),
+    ("승인불가", "deny"),
+    ("승인반려", "deny"),
+    ("실행ㄴ", "deny"),
+    ("실행\u1102", "deny"),  # ㄴ as a conjoining jamo
+    ("실행X", "deny"),
+    ("X실행", "deny"),
+    ("ok x", "deny"),
+    ("안실행해", "deny"),
+    ("실행해도됐어", "deny"),
+    ("yesno", "deny"),
+    ("oknot", "deny"),
+    ("ｎｏ", "deny"),  # full-width letters are still a refusal
+    # A consent word with a refusing sign: the sign wins.
+    ("yes👎", "deny"),
+    ("ok 🙅", "deny"),
+    ("ok 🙅\u200d♀️", "deny"),
+    ("네 ❌", "deny"),
+    ("진행해✋", "deny"),
+    ("go 🛑", "deny"),
+    ("실행해 ⛔", "deny"),
+    # Polite replies that often decline: never a keyword allow, the classifier reads them.
+    ("괜찮아요", None),
+    ("괜찮습니다", None),
+    ("네 괜찮아요", None),
+    ("I'm good", None),
+    ("im fine", None),
+    ("fine", None),
+    ("thanks", None),
+    ("ok thanks", None),
+    ("no thanks", "deny"),
+    ("no, I'm good", "deny"),
+    # Any other sign or script: the classifier reads it, never the keywords.
+    ("yes 👍", None),
+    ("👍", None),
+    ("ok :)", None),
+    ("ｙｅｓ", None),
+    ("уes", None),  # Cyrillic у
+    ("yes\u200b", None),
     # Clear consent: ALLOW.
     ("ㅇㅇ", "allow"),
     ("ㅇㅋ", "allow"),
@@ -107,11 +151,23 @@ def test_the_table_is_large_and_covers_every_outcome() -> None:
 
 
 @pytest.mark.parametrize(
-    "reply", ["안녕하세요 실행해", "안전하게 실행해", "not", "nothing to add", "말고"]
+    ("reply", "negates"),
+    [
+        ("안녕하세요 실행해", False),  # 안녕, 안전: the syllable 안 in a word that refuses nothing
+        ("안전하게 실행해", False),
+        ("do it now", False),  # "now", "note", "know" hold "no" but are not a "no" spliced in
+        ("note it", False),
+        ("I know", False),
+        ("not", True),
+        ("nothing to add", True),
+        ("말고", True),
+        ("편안해", True),  # 안해 inside a word: deny-biased, one more sentence at worst
+        ("cancelled", True),
+        ("waiting", True),
+    ],
 )
-def test_negation_is_a_word_not_a_syllable(reply: str) -> None:
-    # "안녕", "안전" hold the syllable 안 but refuse nothing; real negations are words.
-    assert has_negation(reply) == (reply in ("not", "nothing to add", "말고"))
+def test_negation_is_found_in_words_not_in_every_syllable(reply: str, negates: bool) -> None:
+    assert has_negation(reply) == negates
 
 
 @pytest.mark.parametrize(

@@ -61,6 +61,19 @@ async def test_inheriting_and_plain_classes_both_load_and_hook(
     assert caplog.records == []  # missing hooks on the plain class are not errors
 
 
+async def test_the_seeds_import_path_for_the_base_class_works(tmp_path: Path) -> None:
+    """Seed 003: `jarvis.core.plugins.plugins_protocol.JarvisPlugin`."""
+    seed_spelling = _INHERITS.replace(
+        "from jarvis.core.plugins import", "from jarvis.core.plugins.plugins_protocol import"
+    )
+    _write(tmp_path / "blocker.py", seed_spelling)
+    host = PluginHost()
+    result = PluginLoader(tmp_path, host).load()
+    assert result.errors == [] and [p.name for p in result.plugins] == ["blocker"]
+    block = await host.before_tool_call("bash", {}, {})
+    assert block is not None and block.reason == "no shell"
+
+
 def test_broken_plugins_are_isolated_and_reported(tmp_path: Path) -> None:
     _write(tmp_path / "good.py", _PLAIN)
     _write(tmp_path / "syntax.py", "class X(:\n")

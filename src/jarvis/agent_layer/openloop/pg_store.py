@@ -8,7 +8,7 @@ from jarvis.agent_layer.openloop.openloop_types import OpenLoop
 from jarvis.agent_layer.openloop.store import OpenLoopStore
 from jarvis.common.pg import PoolBacked
 
-# idempotent: safe to run at every start.
+# Safe to run at every start.
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jarvis_open_loops (
     id          text PRIMARY KEY,

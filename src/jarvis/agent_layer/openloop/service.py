@@ -43,6 +43,7 @@ class LoopView(BaseModel):
     due_inferred: bool
     created_ms: int
     closed_ms: int | None
+    session_id: str = ""  # where it was said (the HUD's ACTIVITY shows it after a reload)
 
 
 class Agenda(BaseModel):
@@ -203,6 +204,7 @@ class OpenLoopService:
             due_inferred=loop.due_inferred,
             created_ms=loop.created_ms,
             closed_ms=loop.closed_ms,
+            session_id=loop.session_id,
         )
 
 

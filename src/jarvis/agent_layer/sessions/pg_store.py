@@ -14,7 +14,7 @@ from jarvis.agent_layer.sessions.base import (
 )
 from jarvis.common.pg import PoolBacked
 
-# idempotent: safe to run at every start; additive changes go in as ADD COLUMN IF NOT EXISTS.
+# Safe to run at every start; additive changes go in as ADD COLUMN IF NOT EXISTS.
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jarvis_sessions (
     id          text PRIMARY KEY,

@@ -28,6 +28,10 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "ko": " — Ollama, llama.cpp, LM Studio, vLLM 같은 OpenAI 호환 서버는 openai 를 씁니다",
         "en": " — OpenAI-compatible servers (Ollama, llama.cpp, LM Studio, vLLM) use openai",
     },
+    "settings.unknown_env": {
+        "ko": "경고: 알 수 없는 환경 변수 {name} (무시됨){hint}",
+        "en": "warning: unknown environment variable {name} (ignored){hint}",
+    },
     "settings.unknown_key": {
         "ko": "경고: {path}:{line} 알 수 없는 설정 {setting!r} (무시됨){hint}",
         "en": "warning: {path}:{line} unknown setting {setting!r} (ignored){hint}",

@@ -32,6 +32,8 @@ class AuditRecord(BaseModel):
     outcome: str
     reason: str
     rule: str | None = None
+    # The agents that asked `agent` with ask_agent, outermost first, comma-separated ("main").
+    asked_by: str | None = None
 
 
 class AuditLog:
@@ -66,6 +68,8 @@ class JsonlAuditLog(AuditLog):
         self._writer = JsonlWriter(path)
 
     async def append(self, record: AuditRecord) -> None:
+        # idempotent: an audit line is an event, appended each time it happens; a retried
+        # decision is two lines on purpose (the log says what was tried, not a final state).
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._writer.append([record.model_dump_json()])
 

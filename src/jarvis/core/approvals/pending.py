@@ -26,8 +26,15 @@ class PendingItem:
     finished_at: float = 0.0
 
 
-# Finished items are kept this long so a late answer still gets a clear 409.
-_KEEP_FINISHED_SEC = 600.0
+def answerable_by(request: ApprovalRequest, user_id: str, session_id: str) -> bool:
+    """Seed 002: the answer's person owns the item and it comes from the item's conversation
+    (a window of another conversation, or a program naming another, is refused)."""
+    return request.user_id == user_id and request.session_id == session_id
+
+
+# Finished items are kept this long so a late answer still gets a clear 409, then deleted
+# (seed 002: "처리가 끝난 대기 항목은 지웁니다"); `storage.pending_retention_sec`.
+KEEP_FINISHED_SEC = 600.0
 
 
 class PendingApprovalStore:
@@ -42,7 +49,9 @@ class PendingApprovalStore:
     async def create(self, request: ApprovalRequest) -> None:
         raise NotImplementedError
 
-    async def answer(self, item_id: str, user_id: str, answer: str) -> AnswerResult:
+    async def answer(
+        self, item_id: str, user_id: str, answer: str, session_id: str
+    ) -> AnswerResult:
         raise NotImplementedError
 
     async def wait(self, item_id: str, wait_sec: float, abort: asyncio.Event) -> Status:
@@ -60,7 +69,8 @@ class PendingApprovalStore:
 
 
 class MemoryPendingStore(PendingApprovalStore):
-    def __init__(self) -> None:
+    def __init__(self, keep_finished_sec: float = KEEP_FINISHED_SEC) -> None:
+        self._keep_finished_sec = keep_finished_sec
         self._items: dict[str, PendingItem] = {}
         self._done: dict[str, asyncio.Event] = {}
 
@@ -70,7 +80,7 @@ class MemoryPendingStore(PendingApprovalStore):
         self._done[request.id] = asyncio.Event()
 
     def _purge_finished(self) -> None:
-        cutoff = time.monotonic() - _KEEP_FINISHED_SEC
+        cutoff = time.monotonic() - self._keep_finished_sec
         stale = [i for i, it in self._items.items() if 0 < it.finished_at < cutoff]
         for item_id in stale:
             del self._items[item_id]
@@ -87,11 +97,13 @@ class MemoryPendingStore(PendingApprovalStore):
         self._done[item_id].set()
         return True
 
-    async def answer(self, item_id: str, user_id: str, answer: str) -> AnswerResult:
+    async def answer(
+        self, item_id: str, user_id: str, answer: str, session_id: str
+    ) -> AnswerResult:
         item = self._items.get(item_id)
         if item is None:
             return "not_found"
-        if item.request.user_id != user_id:
+        if not answerable_by(item.request, user_id, session_id):
             return "forbidden"
         if answer not in item.request.options:
             return "invalid"

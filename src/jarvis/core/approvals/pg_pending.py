@@ -28,10 +28,12 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from jarvis.common.logging import get_logger
 from jarvis.common.pg import CONNECT_TIMEOUT_SEC, lazy_pool, open_pool
 from jarvis.core.approvals.pending import (
+    KEEP_FINISHED_SEC,
     AnswerResult,
     PendingApprovalStore,
     PendingItem,
     Status,
+    answerable_by,
 )
 from jarvis.core.approvals.request import ApprovalRequest
 
@@ -45,7 +47,7 @@ _DB_ERRORS = (psycopg.Error, PoolTimeout)
 _HOST = socket.gethostname()
 OWNER = f"{_HOST}:{os.getpid()}"
 
-# idempotent: safe to run at every start.
+# Safe to run at every start.
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jarvis_pending_approvals (
     id          text PRIMARY KEY,
@@ -65,8 +67,11 @@ CREATE INDEX IF NOT EXISTS jarvis_pending_session
 
 
 class PostgresPendingStore(PendingApprovalStore):
-    def __init__(self, pool: AsyncConnectionPool, dsn: str) -> None:
+    def __init__(
+        self, pool: AsyncConnectionPool, dsn: str, keep_finished_sec: float = KEEP_FINISHED_SEC
+    ) -> None:
         self.pool = pool
+        self._keep_finished_ms = int(keep_finished_sec * 1000)
         self._dsn = dsn
         self._wakers: dict[str, asyncio.Event] = {}
         self._listener: asyncio.Task[None] | None = None
@@ -76,8 +81,10 @@ class PostgresPendingStore(PendingApprovalStore):
         self._lost_ms: int | None = None  # when the LISTEN connection was lost
 
     @classmethod
-    async def connect(cls, dsn: str) -> PostgresPendingStore:
-        store = cls(lazy_pool(dsn), dsn)
+    async def connect(
+        cls, dsn: str, keep_finished_sec: float = KEEP_FINISHED_SEC
+    ) -> PostgresPendingStore:
+        store = cls(lazy_pool(dsn), dsn, keep_finished_sec)
         await store.open()
         return store
 
@@ -172,12 +179,25 @@ class PostgresPendingStore(PendingApprovalStore):
                 ),
             )
             await self._notify(conn, request.id, request.session_id, "created")
+            await self._purge_finished(conn)
 
-    async def answer(self, item_id: str, user_id: str, answer: str) -> AnswerResult:
+    async def _purge_finished(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """Delete rows answered (or timed out, cancelled) longer ago than the retention, and
+        rows a dead process left pending past their expiry by as long (seed 002)."""
+        cutoff = _now_ms() - self._keep_finished_ms
+        await conn.execute(
+            "DELETE FROM jarvis_pending_approvals WHERE updated_ms < %s AND (status <> 'pending' "
+            "OR (request->>'expires_ms')::bigint < %s)",
+            (cutoff, cutoff),
+        )
+
+    async def answer(
+        self, item_id: str, user_id: str, answer: str, session_id: str
+    ) -> AnswerResult:
         item = await self.get(item_id)
         if item is None:
             return "not_found"
-        if item.request.user_id != user_id:
+        if not answerable_by(item.request, user_id, session_id):
             return "forbidden"
         if answer not in item.request.options:
             return "invalid"

@@ -1,122 +1,164 @@
 """Approvals answered in words: the pure rules (seed 000 "음성 승인은 거부 쪽으로 기운다").
 
 Misreading costs are lopsided: a refusal heard as consent runs a dangerous command, consent heard
-as a refusal costs one more sentence. So, in order:
+as a refusal costs one more sentence. So the rules are deny-biased by construction:
 
-1. any negation (or hesitation: "잠깐", "wait") → DENY, nothing is classified;
-2. a reply made only of consent words → ALLOW (ALWAYS only with an explicit "from now on");
-3. anything else goes to a classifier model, whose answer is trusted only when it is a clear
-   allow (`parse_label`, `combine`); an unreadable or failed answer stays UNCLEAR (pending).
+1. any negation → DENY, nothing is classified. A negation is a refusing word or a fragment of
+   one *anywhere* in any word, fused or spaced ("실행안해", "승인불가", "yesno", "ok x"), a
+   hesitation ("잠깐", "wait") or a refusing sign (👎 🙅 ❌ ✋ 🛑 …);
+2. a reply made only of whole, known consent forms (`words_lexicon.CONSENT_FORMS`) and plain
+   punctuation → ALLOW (ALWAYS only with an explicit "from now on");
+3. anything else — an unknown word, any other symbol or emoji, a polite reply that may decline
+   ("괜찮아요", "I'm good") — goes to a classifier model, whose answer is trusted only when it
+   is a clear allow (`parse_label`, `combine`); an unreadable or failed answer stays UNCLEAR.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import Literal
+
+from jarvis.core.approvals.words_lexicon import (
+    ALWAYS_EN_WORDS,
+    ALWAYS_PHRASES,
+    ALWAYS_TOKEN,
+    CONSENT_FORMS,
+    CONSENT_REPEATS,
+    EN_NEGATION_STEMS,
+    EN_NEGATIONS,
+    EN_SPLICED,
+    KO_NEGATING_SYLLABLES,
+    KO_NEGATION_PARTS,
+    KO_NEGATION_TOKENS,
+    KO_WORDS_WITH_AN,
+    NIEUN_SPELLINGS,
+    PLAIN_MARKS,
+    POLITE_AMBIGUOUS,
+    REFUSING_SIGNS,
+)
 
 WordsDecision = Literal["allow", "always", "deny", "unclear"]
 WordsStage = Literal["empty", "negation", "keyword", "model"]
 
 _TOKEN = re.compile(r"[0-9a-z'\u3131-\u318e\uac00-\ud7a3]+")
-
-# Korean: whole tokens, token starts, and fragments anywhere in a token.
-_KO_NEGATION_TOKENS = frozenset(
-    {"안", "못", "노", "노노", "마", "마라", "마요", "마세요", "말", "말아", "말어", "no"}
-)
-_KO_NEGATION_STARTS = (
-    "안돼", "안되", "안된", "안해", "안하", "안할", "안함", "안됨", "안줘", "안써",
-    "못해", "못하", "못할", "없어", "없이", "필요없",
-)  # fmt: skip
-_KO_NEGATION_PARTS = (
-    "않", "말고", "말아", "말라", "말자", "말것", "지마", "하지말", "아니", "아냐", "아뇨",
-    "싫", "거부", "거절", "취소", "중지", "중단", "멈춰", "멈추", "멈춤", "그만", "잠깐",
-    "잠시", "기다려", "기다리", "대기", "금지", "절대", "스톱", "보류", "나중에", "위험",
-    "빼고", "빼줘", "제외",
-)  # fmt: skip
-_EN_NEGATIONS = frozenset(
-    {
-        "no", "n", "nope", "nah", "not", "never", "dont", "don't", "stop", "wait", "hold",
-        "cancel", "deny", "denied", "reject", "refuse", "abort", "halt", "later", "without",
-        "nothing", "neither", "nor", "none", "pause", "hang", "careful", "unsafe", "risky",
-    }
-)  # fmt: skip
-_ALWAYS_PHRASES = (
-    "앞으로", "이제부터", "다음부터", "다음에도", "항상", "언제나", "매번",
-    "from now on", "always", "going forward", "every time", "in future", "in the future",
-)  # fmt: skip
-# Words that say yes (or only soften a yes); a reply made of these alone is a clear allow.
-_CONSENT_TOKENS = frozenset(
-    {
-        "응", "어", "엉", "웅", "네", "넵", "넹", "예", "옙", "그래", "그래요", "그럼", "좋아",
-        "좋아요", "좋습니다", "좋다", "좋지", "오케이", "오키", "콜", "고", "고고", "ok", "okay",
-        "okey", "k", "kk", "yes", "y", "yep", "yeah", "yup", "ya", "sure", "go", "ahead",
-        "do", "it", "run", "proceed", "approve", "approved", "allow", "allowed", "fine",
-        "alright", "please", "now", "right", "away", "this", "confirm",
-        "confirmed", "continue", "yess",
-        "계속", "그냥", "바로", "지금", "빨리", "일단", "이거", "그거", "그대로", "진짜", "부탁해",
-        "부탁해요", "줘", "줘요", "주세요", "그렇게", "승인", "허용", "확인", "당연", "당연하지",
-        "물론", "물론이지",
-    }
-)  # fmt: skip
-_CONSENT_PATTERN = re.compile(
-    r"^(?:ㅇ+|ㄱ+|ㅇㅋ+|"
-    r"(?:실행|진행|허용|승인|허락|시작)(?:해|하|시켜|합니다|할게|하세요|해도|해줘|해요|해라|해봐)?\w*|"
-    r"해(?:줘|줘요|요|도|라|봐|보자|주세요)?|돼|돼요|됩니다|된다|되고|"
-    r"(?:좋|괜찮)(?:아|아요|습니다|다|네|지)?|그래(?:요|라)?|오케이|yes+|ok(?:ay)?|go+)$"
-)
-# Tokens that carry an ALWAYS phrase ("앞으로도", "always") but add no other meaning.
-_ALWAYS_TOKEN = re.compile(r"^(?:앞으로|이제부터|다음부터|다음에도|항상|언제나|매번)\w*$")
-_ALWAYS_EN_WORDS = frozenset(
-    {"from", "now", "on", "always", "going", "forward", "every", "time", "in", "the", "future"}
-)
+_TOKEN_CHAR = re.compile(r"[0-9a-z'\u3131-\u318e\uac00-\ud7a3]")
+_HANGUL = re.compile(r"[\u3131-\u318e\uac00-\ud7a3]")
+# Longer words are not taken apart: one holding a refusing fragment simply negates. Pieces of a
+# fused word are at most as long as the longest word it may be made of (bounded work per word).
+_LONGEST_SPLIT = 24
+_LONGEST_PIECE = 12
 
 
 def normalise(text: str) -> str:
-    """NFC, lower case, typographic apostrophes made plain."""
-    return unicodedata.normalize("NFC", text).lower().replace("\u2019", "'").strip()
+    """NFC, lower case, typographic apostrophes made plain, ㄴ however it is spelled."""
+    text = unicodedata.normalize("NFC", text).translate(NIEUN_SPELLINGS)
+    return text.lower().replace("\u2019", "'").replace("\u2018", "'").strip()
+
+
+def _folded(text: str) -> str:
+    """For finding refusals only: full-width and styled letters read as plain ones ("ｎｏ")."""
+    return "".join(
+        ch if _HANGUL.match(ch) else unicodedata.normalize("NFKC", ch).lower()
+        for ch in normalise(text)
+    )
 
 
 def tokens(text: str) -> list[str]:
-    return _TOKEN.findall(normalise(text))
+    return [word for word in (w.strip("'") for w in _TOKEN.findall(normalise(text))) if word]
+
+
+def is_plain(text: str) -> bool:
+    """Only token letters, spaces and plain punctuation: no emoji, symbol or other script."""
+    return all(_TOKEN_CHAR.match(ch) or ch in PLAIN_MARKS for ch in normalise(text))
+
+
+def _is_consent(token: str) -> bool:
+    return token in CONSENT_FORMS or CONSENT_REPEATS.match(token) is not None
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_word(piece: str) -> bool:
+    """A piece a fused word may be made of: consent, refusal, politeness or "from now on"."""
+    return (
+        _is_consent(piece)
+        or piece in EN_NEGATIONS
+        or piece in ALWAYS_EN_WORDS
+        or POLITE_AMBIGUOUS.match(piece) is not None
+        or ALWAYS_TOKEN.match(piece) is not None
+    )
+
+
+def _made_of_words(text: str) -> bool:
+    """`text` splits into known words ("yesok", "gonow"); one-letter pieces only alone."""
+    if _is_word(text):
+        return True
+    reachable = [True] + [False] * len(text)
+    for end in range(2, len(text) + 1):
+        reachable[end] = any(
+            reachable[start] and _is_word(text[start:end])
+            for start in range(max(0, end - _LONGEST_PIECE), end - 1)
+        )
+    return reachable[-1]
+
+
+def _spliced(token: str) -> bool:
+    """A consent with an English refusal spliced in anywhere: "yesno", "nook", "ynoes"."""
+    for fragment in EN_SPLICED:
+        start = token.find(fragment)
+        while start != -1:
+            rest = token[:start] + token[start + len(fragment) :]
+            if len(token) > _LONGEST_SPLIT or not rest or _made_of_words(rest):
+                return True
+            start = token.find(fragment, start + 1)
+    return False
+
+
+def _token_negates(token: str) -> bool:
+    if token in EN_NEGATIONS or token in KO_NEGATION_TOKENS or "n't" in token or "nt'" in token:
+        return True
+    if any(part in token for part in KO_NEGATION_PARTS):
+        return True
+    bare = token
+    for word in KO_WORDS_WITH_AN:
+        bare = bare.replace(word, " ")
+    if any(syllable in bare for syllable in KO_NEGATING_SYLLABLES):
+        return True
+    if "x" in token and _HANGUL.search(token):  # "실행X", "X승인"
+        return True
+    return token.startswith(EN_NEGATION_STEMS) or _spliced(token)
 
 
 def has_negation(text: str) -> bool:
-    """Any refusal, prohibition or hesitation in the reply, in Korean or English."""
-    for token in tokens(text):
-        if token in _EN_NEGATIONS or token.endswith("n't") or token.endswith("nt'"):
-            return True
-        if token in _KO_NEGATION_TOKENS or re.fullmatch(r"ㄴ+", token):
-            return True
-        if token.startswith(_KO_NEGATION_STARTS):
-            return True
-        if any(part in token for part in _KO_NEGATION_PARTS):
-            return True
-    return False
+    """Any refusal, prohibition or hesitation in the reply, in Korean or English, in a word,
+    inside one, or as a sign."""
+    folded = _folded(text)
+    if any(sign in folded for sign in REFUSING_SIGNS):
+        return True
+    return any(_token_negates(token) for token in dict.fromkeys(tokens(folded)))
 
 
 def asks_always(text: str) -> bool:
     """An explicit "from now on": the only way a reply in words gives ALWAYS."""
     flat = " ".join(tokens(text))
-    return any(phrase in flat for phrase in _ALWAYS_PHRASES)
-
-
-def _is_consent(token: str) -> bool:
-    return token in _CONSENT_TOKENS or _CONSENT_PATTERN.match(token) is not None
+    return any(phrase in flat for phrase in ALWAYS_PHRASES)
 
 
 def keyword_decision(text: str) -> WordsDecision | None:
     """The clear cases; None when only a classifier can tell."""
-    words = tokens(text)
-    if not words:
-        return "unclear"
     if has_negation(text):
         return "deny"
+    words = tokens(text)
+    if not words:
+        return "unclear" if is_plain(text) else None  # "..." says nothing; "👍" may
+    if not is_plain(text) or any(POLITE_AMBIGUOUS.match(word) for word in words):
+        return None
     always = asks_always(text)
     rest = [
         word
         for word in words
-        if not (always and (_ALWAYS_TOKEN.match(word) or word in _ALWAYS_EN_WORDS))
+        if not (always and (ALWAYS_TOKEN.match(word) or word in ALWAYS_EN_WORDS))
     ]
     if rest and all(_is_consent(word) for word in rest):
         return "always" if always else "allow"

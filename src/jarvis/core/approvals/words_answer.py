@@ -38,6 +38,8 @@ CLASSIFIER_PROMPT = (
     "always - a clear yes that explicitly says from now on / every time\n"
     "deny - no, not now, wait, stop, or any condition or doubt\n"
     "unclear - anything else (a question, unrelated words, mumbling)\n"
+    "Polite replies such as 괜찮아요, 괜찮습니다, 됐어요, no thanks, I'm good, I'm fine usually "
+    "decline: answer deny unless they also clearly say to run it.\n"
     "If you are not sure it is a yes, answer deny or unclear. Write only the word."
 )
 
@@ -124,7 +126,7 @@ async def answer_in_words(
     shown = reply.strip()
     if decision == "unclear":
         return WordsOutcome(decision, None, t("approval.words.unclear", lang, text=shown))
-    result = await store.answer(request.id, user_id, decision)
+    result = await store.answer(request.id, user_id, decision, request.session_id)
     if result != "ok":
         return WordsOutcome(decision, result, t("approval.words.too_late", lang, text=shown))
     label = t(f"approval.words.{decision}", lang)

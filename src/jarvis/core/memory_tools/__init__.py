@@ -96,5 +96,10 @@ def describe_episode(episode: Episode) -> str:
     )
 
 
+# Seed 000: "memory tools every agent uses" — an agent's own `tools:` list never drops them
+# (its `boundaries.never` still can).
+EVERY_AGENT_TOOLS: frozenset[str] = frozenset({"remember_task_pattern", "recall_episodes"})
+
+
 def memory_tools(memory: MemoryService, clock: Clock, lang: Language) -> list[Tool]:
     return [RememberTaskPatternTool(memory, clock, lang), RecallEpisodesTool(memory, clock, lang)]

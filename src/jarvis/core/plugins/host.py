@@ -1,4 +1,4 @@
-"""The plugin base class and the host that calls hooks, isolating each plugin's failures."""
+"""The host that calls plugin hooks, isolating each plugin's failures."""
 
 from __future__ import annotations
 
@@ -11,33 +11,6 @@ from jarvis.common.logging import get_logger
 from jarvis.model_layer.messages import LLMContext
 
 _log = get_logger("jarvis.plugins")
-
-
-class JarvisPlugin:
-    """Base class with no-op hooks: a plugin overrides only what it needs."""
-
-    name = "plugin"
-    version = "0"
-
-    async def before_agent_start(self, prompt: str, context: dict[str, Any]) -> None:
-        return None
-
-    async def before_tool_call(
-        self, tool_name: str, args: dict[str, Any], auth: dict[str, Any]
-    ) -> dict[str, Any] | None:
-        """Return {"block": True, "reason": "..."} to stop the call."""
-        return None
-
-    async def after_tool_call(
-        self, tool_name: str, args: dict[str, Any], result: dict[str, Any]
-    ) -> None:
-        return None
-
-    async def on_message_end(self, message: Any) -> Any:
-        return None
-
-    async def transform_context(self, messages: list[Any]) -> list[Any]:
-        return messages
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 
+from jarvis.core.policy.canonical import Canonical, canonical_command
 from jarvis.core.policy.program_policies import (
     CONSENTABLE,
     INLINE,
@@ -52,6 +53,7 @@ __all__ = [
     "Reason",
     "Refusal",
     "argument_refusal",
+    "canonical_refusal",
     "command_refusal",
     "pattern_refusal",
     "reads_code_from_input",
@@ -67,6 +69,38 @@ _EXACT_OPTIONS = frozenset({"--text", "--pdb", "--exec", "--output-indicator-new
 
 @functools.lru_cache(maxsize=8192)  # the hot path repeats the same few commands
 def argument_refusal(argv: tuple[str, ...], consented: int = 0) -> Refusal | None:
+    """The argv as written, then its canonical form (`canonical`): a global option no rule may
+    cover, and the policy of the program it runs (`python -m pytest` gets pytest's)."""
+    refusal = _written_refusal(argv, consented)
+    canon = None if refusal is not None else canonical_command(argv)
+    if canon is None:
+        return refusal
+    found = canon.refusal
+    if found is not None and found.reason in CONSENTABLE and found.position < consented:
+        found = None
+    return found or _canonical_refusal(canon, sum(p < consented for p in canon.positions))
+
+
+def canonical_refusal(argv: tuple[str, ...], consented: int) -> Refusal | None:
+    """Why a rule whose tokens cover `canonical_command(argv).argv[:consented]` may not cover
+    `argv`: any global option it refuses (never consented: the rule did not name it), the
+    written argv's policy, and the canonical argv's."""
+    canon = canonical_command(argv)
+    if canon is None:
+        return _written_refusal(argv, 0)
+    return canon.refusal or _written_refusal(argv, 0) or _canonical_refusal(canon, consented)
+
+
+def _canonical_refusal(canon: Canonical, consented: int) -> Refusal | None:
+    if len(canon.argv) == canon.positions[-1] + 1 and canon.positions[0] == 0:
+        return None  # nothing was taken out: the written argv was judged already
+    inner = _written_refusal(canon.argv, consented)
+    if inner is None:
+        return None
+    return Refusal(inner.reason, inner.word, canon.positions[inner.position])
+
+
+def _written_refusal(argv: tuple[str, ...], consented: int) -> Refusal | None:
     if not argv:
         return None
     name = program_name(argv[0])
@@ -81,12 +115,17 @@ def argument_refusal(argv: tuple[str, ...], consented: int = 0) -> Refusal | Non
     return refusal
 
 
-def command_refusal(command: SimpleCommand, consented: int = 0) -> Refusal | None:
-    """`argument_refusal`, plus a shell or interpreter reading its code from a pipe, heredoc or
-    here-string (`bash <<'EOF' ... EOF` is `bash -c` in disguise)."""
+def command_refusal(
+    command: SimpleCommand, consented: int = 0, *, canonical: bool = False
+) -> Refusal | None:
+    """`argument_refusal` (`canonical_refusal` when the rule matched the canonical form), plus a
+    shell or interpreter reading its code from a pipe, heredoc or here-string (`bash <<'EOF'
+    ... EOF` is `bash -c` in disguise)."""
     argv = command.words
     if command.stdin in _CODE_INPUTS and reads_code_from_input(argv):
         return Refusal(INLINE, argv[0], 0)
+    if canonical:
+        return canonical_refusal(argv, consented)
     return argument_refusal(argv, consented)
 
 

@@ -16,7 +16,8 @@ API:
 
 Unsafe reasons (fail closed, like Codex): `parse_error` (ERROR/MISSING nodes or any construct not
 understood here), `command_substitution`, `process_substitution`, `write_redirection` (a write to
-anything but `/dev/null`; fd duplication and input redirection are fine), `expansion` (`$VAR`,
+anything but `/dev/null`; fd duplication and input redirection are fine), `network_redirection`
+(a redirection from or to `/dev/tcp/..` or `/dev/udp/..`: bash opens a socket), `expansion` (`$VAR`,
 `${..}`, `$((..))`, `$'..'`, brace expansion), `dynamic_eval` (`eval`, `source`, `.`, `exec`),
 `compound` (if/for/while/case/functions/tests), `assignment` (a `VAR=value` prefix or a bare
 assignment), `empty`, and three where tree-sitter and bash are known to read a line differently
@@ -43,13 +44,8 @@ from jarvis.core.policy.programs import (
     WRAPPER_COMMANDS,
 )
 from jarvis.core.policy.shell_plain import plain_analysis
-from jarvis.core.policy.shell_walk import (
-    ShellAnalysis,
-    SimpleCommand,
-    StdinSource,
-    UnsafeReason,
-    walk,
-)
+from jarvis.core.policy.shell_types import ShellAnalysis, SimpleCommand, StdinSource, UnsafeReason
+from jarvis.core.policy.shell_walk import walk
 
 __all__ = [
     "DYNAMIC_EVAL_COMMANDS",

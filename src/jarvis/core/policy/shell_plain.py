@@ -14,12 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from jarvis.core.policy.shell_walk import (
-    ShellAnalysis,
-    SimpleCommand,
-    UnsafeReason,
-    is_dynamic_eval,
-)
+from jarvis.core.policy.shell_types import ShellAnalysis, SimpleCommand, UnsafeReason
+from jarvis.core.policy.shell_walk import is_dynamic_eval
 
 _PLAIN_CHARS = r"[A-Za-z0-9_./:,+%@^=-]"
 _CONTROL = "\\x00-\\x08\\x0b-\\x1f\\x7f"

@@ -1,39 +1,21 @@
-"""The walk over a tree-sitter-bash tree that `analyze_shell` runs: the types it produces
-(`SimpleCommand`, `ShellAnalysis`, `UnsafeReason`) and `walk(root, source)`. See `shell.py` for
+"""The walk over a tree-sitter-bash tree that `analyze_shell` runs: `walk(root, source)`, which
+produces the types of `shell_types` (re-exported here). See `shell.py` for
 what the fields and reasons mean; this module is how they are found.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
 
 from tree_sitter import Node
 
 from jarvis.core.policy.programs import DYNAMIC_EVAL_COMMANDS
 from jarvis.core.policy.shell_layout import layout_agrees, outside_agrees
 from jarvis.core.policy.shell_redirects import REDIRECTS, RedirectReader, Wiring
+from jarvis.core.policy.shell_types import ShellAnalysis, SimpleCommand, UnsafeReason
 from jarvis.core.policy.shell_words import WordReader
-
-UnsafeReason = Literal[
-    "parse_error",
-    "command_substitution",
-    "process_substitution",
-    "write_redirection",
-    "expansion",
-    "dynamic_eval",
-    "compound",
-    "assignment",
-    "empty",
-    "heredoc_delimiter",
-    "control_character",
-    "too_deep",
-    "too_complex",
-]
-StdinSource = Literal["", "pipe", "file", "process_substitution", "herestring", "heredoc"]
 
 _SEQUENCES = frozenset({"program", "list", "pipeline", "subshell", "negated_command"})
 _COMPOUND = frozenset(
@@ -52,39 +34,6 @@ _WALKED_AS_STATEMENTS = _SEQUENCES | _STATEMENTS | _COMPOUND
 _PIPES = frozenset({"|", "|&"})
 # Deeper nesting than this is refused: Python's stack is finite and no real command needs it.
 _MAX_DEPTH = 40
-
-
-@dataclass(frozen=True, slots=True)
-class SimpleCommand:
-    words: tuple[str, ...]
-    assignments: int = 0  # how many leading words are `VAR=value`
-    stdin: StdinSource = ""  # where its input comes from when not inherited
-    writes: tuple[str, ...] = ()  # targets of its writing redirections, `/dev/null` included
-    piped: bool = False  # its output feeds a pipe
-    background: bool = False  # run with `&`
-    function: str = ""  # the function whose body holds it
-    owner: int = -1  # index of the command whose word or redirection holds it (`$(..)`, `<(..)`)
-
-    @property
-    def argv(self) -> tuple[str, ...]:
-        """The words after leading assignments: what actually runs."""
-        return self.words[self.assignments :]
-
-    def text(self) -> str:
-        """The words re-quoted (`shlex.join`): what regexes and humans should read."""
-        return shlex.join(self.words)
-
-
-@dataclass(frozen=True, slots=True)
-class ShellAnalysis:
-    commands: tuple[SimpleCommand, ...]
-    unsafe: tuple[UnsafeReason, ...]
-    # Byte ranges of heredoc bodies: data, not code (the regex layer blanks them out).
-    heredocs: tuple[tuple[int, int], ...] = ()
-
-    @property
-    def safe(self) -> bool:
-        return not self.unsafe
 
 
 Reparse = Callable[[str, int], "ShellAnalysis"]

@@ -1,7 +1,7 @@
 """Reading one word the way bash does after parsing: quotes removed, escapes applied, and every
 expansion or substitution inside it noticed (substitutions are walked as commands too).
 
-`WordReader` is the word half of the shell walker in `shell.py`; it holds no state of its own.
+`WordReader` is the word half of the shell walker in `shell_walk.py`; it holds no state of its own.
 Everything here is linear in the length of the word: a 100 KB word costs microseconds per KB.
 """
 
@@ -13,9 +13,7 @@ from typing import TYPE_CHECKING, Any
 from tree_sitter import Node
 
 from jarvis.core.policy.shell_layout import word_agrees
-
-if TYPE_CHECKING:
-    from jarvis.core.policy.shell import UnsafeReason
+from jarvis.core.policy.shell_types import UnsafeReason
 
 _UNQUOTED_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
 _DQUOTED_ESCAPE = re.compile(r"\\([$`\"\\\n])")

@@ -138,6 +138,8 @@ class ProcedureLearner:
         wins = [e for e in episodes if counts_success(e, agent) and e.kind == step.kind][-3:]
         existing = self.kind_file(agent, step.kind)
         current = existing.body if existing is not None else None
+        # idempotent: two processes sharing one data dir may both distil this generation (two
+        # model calls; the later save wins whole, the file stays one valid procedure).
         result = await distill(self.model, step.kind, wins, current)
         if result is None:
             _log.warning("distilling %s for %s gave no usable procedure", step.kind, agent)

@@ -3,6 +3,8 @@
 
 # ponytail: a file in the data dir, also with PostgreSQL; processes that share a database
 # share the data dir's definitions (schedules/, goals/) too, so they share this file.
+# idempotent: a grant is a read-modify-write of that file under a per-process lock, not a
+# database row; two processes granting at the same moment can lose one of the two grants.
 """
 
 from __future__ import annotations

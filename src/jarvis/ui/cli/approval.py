@@ -83,7 +83,7 @@ class TerminalApprovalChannel(ApprovalChannel):
             return False
         # Taken: the lines that follow are prompts again, not answers to this request.
         self.repl.answer_sink = None
-        self._spawn(self.store.answer(request.id, request.user_id, key))
+        self._spawn(self.store.answer(request.id, request.user_id, key, request.session_id))
         return True
 
     def _answer(self, request: ApprovalRequest, line: str) -> bool:

@@ -120,7 +120,7 @@ class ChatRepl:
         history = self.builder.app.settings.home / "logs" / HISTORY_NAME
         completer = SlashCompleter(self.slash_commands, self._mcp_prompt_commands)
         reader = PromptReader(history, completer, self._on_interrupt)
-        self.render.above_prompt(reader.stdout, reader.ask)
+        self.render.above_prompt(reader.stdout, reader.ask, reader.status)
         return reader
 
     def _help(self) -> list[str]:

@@ -15,8 +15,10 @@ import typer
 from jarvis.ui.cli.admin import approvals, audit, extensions
 from jarvis.ui.cli.learning_cli import memory, procedures
 from jarvis.ui.cli.mcp_cli import mcp
+from jarvis.ui.cli.me_cli import me
 from jarvis.ui.cli.openloop_cli import openloop
 from jarvis.ui.cli.schedules_cli import schedules
+from jarvis.ui.cli.thinking_cli import thinking
 
 if TYPE_CHECKING:
     from jarvis.app.infra import AppAssembly
@@ -79,7 +81,11 @@ def fail(message: str) -> typer.Exit:
 
 
 def env_language() -> Language:
-    return "en" if os.environ.get("JARVIS_LANGUAGE") == "en" else "ko"
+    """The language of lines printed before the settings load: `JARVIS_LANGUAGE`, else the
+    terminal's locale (`LC_ALL`, `LC_MESSAGES`, `LANG`)."""
+    from jarvis.common.language import environment_language
+
+    return environment_language(os.environ)
 
 
 def assemble(*, demo: bool) -> AppAssembly:
@@ -138,6 +144,8 @@ app.add_typer(mcp, name="mcp")
 app.add_typer(schedules, name="schedules")
 app.add_typer(memory, name="memory")
 app.add_typer(procedures, name="procedures")
+app.add_typer(thinking, name="thinking")
+app.add_typer(me, name="me")
 app.command("audit")(audit)
 app.command("extensions")(extensions)
 

@@ -40,6 +40,7 @@ from jarvis.ui.web.broker import BrokerRegistry
 from jarvis.ui.web.hud_access import PUBLIC_PATHS, PUBLIC_PREFIXES, register_access_routes
 from jarvis.ui.web.launch_token import launch_token_for
 from jarvis.ui.web.routes_agents import register_agent_routes
+from jarvis.ui.web.screen_marks import ScreenMarks
 from jarvis.ui.web.security import (
     BodyLimit,
     OriginGuard,
@@ -58,6 +59,7 @@ _LOOP_STATUS = {"ok": 200, "not_found": 404, "forbidden": 403, "conflict": 409}
 
 class ApprovalAnswer(BaseModel):
     answer: str
+    session_id: str  # the conversation the request belongs to (seed 002 checks both)
 
 
 class LoopStatusUpdate(BaseModel):
@@ -72,8 +74,16 @@ class WebApp:
         self.agents = AgentRegistry(assembly)
         self.builder = self.agents.main
         self.unattended = Unattended(assembly, self.agents.builders())
-        self.brokers = BrokerRegistry(assembly.channels, shared=assembly.shared)
         settings = assembly.settings
+        # What the screen showed that the history does not keep (stops, run times).
+        self.marks = ScreenMarks(settings.home / "hud" / "marks")
+        self.brokers = BrokerRegistry(
+            assembly.channels,
+            shared=assembly.shared,
+            granted=lambda session, call: self.marks.approved(
+                session, call, assembly.clock.now_ms()
+            ),
+        )
         self.lang: Language = settings.language
         self.signer = CookieSigner(
             load_or_create_secret(settings.home), settings.web.cookie_max_age_days * _DAY_SEC
@@ -239,7 +249,8 @@ def create_app(assembly: AppAssembly) -> FastAPI:
 
     @app.post("/api/approvals/{item_id}")
     async def answer(item_id: str, body: ApprovalAnswer, request: Request) -> JSONResponse:
-        result = await assembly.pending.answer(item_id, request.state.user, body.answer)
+        user = request.state.user
+        result = await assembly.pending.answer(item_id, user, body.answer, body.session_id)
         return JSONResponse({"result": result}, status_code=ANSWER_STATUS[result])
 
     @app.get("/api/rules")

@@ -23,6 +23,7 @@ from jarvis.core.session import AgentSession
 from jarvis.core.slash.openloop import openloop_command
 from jarvis.ui.web.broker import Connection
 from jarvis.ui.web.protocol import ClientMessage, parse_client_message
+from jarvis.ui.web.routes_agents import answering_model
 from jarvis.ui.web.security import MAX_BODY_BYTES
 from jarvis.ui.web.words_answers import start_answer, waiting_request
 
@@ -37,10 +38,17 @@ ANSWER_STATUS = {"ok": 200, "not_found": 404, "forbidden": 403, "conflict": 409,
 async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, user: str) -> None:
     connection = Connection(user)
     broker = state.brokers.for_session(session.id)
+    state.marks.watch(session)  # stops and run times come back after a reload
     unsubscribe = session.subscribe(lambda event: connection.send(event.model_dump(mode="json")))
     writer = asyncio.create_task(_write(ws, connection))
     connection.send(
-        {"type": "session", "session": session.info.model_dump(), "running": session.running}
+        {
+            "type": "session",
+            "session": session.info.model_dump(),
+            "running": session.running,
+            "model": answering_model(state, session.setup.model),  # in the HUD's header
+            "words": state.assembly.settings.approvals.words,  # the message box answers
+        }
     )
     broker.attach(connection)
     leave_hub = state.unattended.hub.attach(user, connection.send)  # proactive messages
@@ -153,7 +161,8 @@ async def _handle(state: WebApp, session: AgentSession, connection: Connection, 
     elif message.type == "abort":
         session.abort()
     elif message.type == "approval":
-        result = await state.assembly.pending.answer(message.id, connection.user_id, message.answer)
+        pending = state.assembly.pending
+        result = await pending.answer(message.id, connection.user_id, message.answer, session.id)
         connection.send(
             {
                 "type": "approval_answer",
@@ -219,7 +228,7 @@ async def _command(state: WebApp, session: AgentSession, connection: Connection,
 
 def _agent(state: WebApp, session: AgentSession, connection: Connection, target: str) -> str:
     """`/agent` lists the agents; `/agent <id>` asks the page to open a session of that agent."""
-    lang = state.assembly.settings.language
+    lang = session.setup.language  # the page's (see SessionBuilder._speaking)
     if not target:
         return agent_listing(state.agents, session.info.agent_id, lang)
     if state.agents.get(target) is None:
