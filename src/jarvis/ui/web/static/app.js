@@ -142,6 +142,7 @@
         if (ev.created) panels.log("agenda", `${S.agendaLog.added} (${ev.created})`, true);
         if (ev.closed) panels.log("agenda", `${S.agendaLog.closed} (${ev.closed})`);
         panels.loadAgenda(); break;
+      case "agenda_question": addMessage("system", ev.text); panels.log("agenda", ev.text, true); break;
       case "command_result": addMessage("system", ev.text); break;
       case "error": addMessage("error", ev.message); break;
     }
