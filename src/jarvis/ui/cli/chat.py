@@ -115,7 +115,7 @@ class ChatRepl:
         history = self.builder.app.settings.home / "logs" / HISTORY_NAME
         completer = SlashCompleter(completions(self.commands, self))
         reader = PromptReader(history, completer, self._on_interrupt)
-        self.render.above_prompt(reader.stdout, reader.ask)
+        self.render.above_prompt(reader.stdout, reader.ask, reader.status)
         return reader
 
     async def _loop(self) -> None:

@@ -16,6 +16,7 @@ from jarvis.ui.cli.admin import approvals, audit, extensions
 from jarvis.ui.cli.assembly import env_language
 from jarvis.ui.cli.learning_cli import memory, procedures
 from jarvis.ui.cli.mcp_cli import mcp
+from jarvis.ui.cli.me_cli import me
 from jarvis.ui.cli.openloop_cli import openloop
 from jarvis.ui.cli.schedules_cli import schedules
 from jarvis.ui.cli.thinking_cli import thinking
@@ -114,6 +115,7 @@ app.add_typer(schedules, name="schedules")
 app.add_typer(memory, name="memory")
 app.add_typer(procedures, name="procedures")
 app.add_typer(thinking, name="thinking")
+app.add_typer(me, name="me")
 app.command("audit")(audit)
 app.command("extensions")(extensions)
 

@@ -174,15 +174,16 @@ class PromptReader:
             style=Style.from_dict({"prompt": "fg:ansidefault"}),
         )
         self._message = ""
+        # A status shown in place of the prompt while the model has not answered (waiting.py).
+        self._status: Callable[[], str] | None = None
+        self._ticker: asyncio.Task[None] | None = None
         self._on_interrupt = on_interrupt
         self._task = asyncio.create_task(self._pump())
 
     async def _pump(self) -> None:
         while True:
             try:
-                line = await self._session.prompt_async(
-                    lambda: ANSI(self._message), handle_sigint=False
-                )
+                line = await self._session.prompt_async(self._prompt_text, handle_sigint=False)
             except KeyboardInterrupt:  # Ctrl-C is a key in raw mode, not a SIGINT
                 self._on_interrupt()
                 continue
@@ -196,10 +197,30 @@ class PromptReader:
         """Show `question` as the input line's prompt, once what was printed before it shows."""
         self.out.in_order(partial(setattr, self, "_message", question))
 
+    def _prompt_text(self) -> ANSI:
+        return ANSI(self._status() if self._status is not None else self._message)
+
+    def status(self, text: Callable[[], str] | None) -> None:
+        """Show `text()` in place of the prompt, redrawn a few times a second (None: stop)."""
+        self._status = text
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
+        if text is not None:
+            self._ticker = asyncio.create_task(self._tick())
+        self._session.app.invalidate()
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(0.2)  # the spinner's frame rate, not a wait for anything
+            self._session.app.invalidate()
+
     async def next(self) -> str | None:
         return await self.queue.get()
 
     async def aclose(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task

@@ -20,6 +20,7 @@ from jarvis.core.session import AgentSession
 from jarvis.ui.web.auth import Authenticator, RateLimiter
 from jarvis.ui.web.broker import BrokerRegistry
 from jarvis.ui.web.launch_token import launch_token_for
+from jarvis.ui.web.screen_marks import ScreenMarks
 from jarvis.ui.web.session_cookie import CookieSigner, load_or_create_secret
 
 _DAY_SEC = 86_400
@@ -34,8 +35,16 @@ class WebApp:
         self.builder = self.agents.main
         self.commands = build_commands(self.agents)
         self.unattended = Unattended(assembly, self.agents.builders())
-        self.brokers = BrokerRegistry(assembly.channels, shared=assembly.shared)
         settings = assembly.settings
+        # What the screen showed that the history does not keep (stops, run times).
+        self.marks = ScreenMarks(settings.home / "hud" / "marks")
+        self.brokers = BrokerRegistry(
+            assembly.channels,
+            shared=assembly.shared,
+            granted=lambda session, call: self.marks.approved(
+                session, call, assembly.clock.now_ms()
+            ),
+        )
         self.lang: Language = settings.language
         self.signer = CookieSigner(
             load_or_create_secret(settings.home), settings.web.cookie_max_age_days * _DAY_SEC

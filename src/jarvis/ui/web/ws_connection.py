@@ -20,6 +20,7 @@ from jarvis.core.session import AgentSession
 from jarvis.ui.web.broker import Connection
 from jarvis.ui.web.commands import HudScreen, run_command, run_typed
 from jarvis.ui.web.protocol import ClientMessage, parse_client_message
+from jarvis.ui.web.routes_agents import answering_model
 from jarvis.ui.web.security import MAX_BODY_BYTES
 from jarvis.ui.web.words_answers import start_answer, waiting_request
 
@@ -32,10 +33,17 @@ ANSWER_STATUS = {"ok": 200, "not_found": 404, "forbidden": 403, "conflict": 409,
 async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, user: str) -> None:
     connection = Connection(user)
     broker = state.brokers.for_session(session.id)
+    state.marks.watch(session)  # stops and run times come back after a reload
     unsubscribe = session.subscribe(lambda event: connection.send(event.model_dump(mode="json")))
     writer = asyncio.create_task(_write(ws, connection))
     connection.send(
-        {"type": "session", "session": session.info.model_dump(), "running": session.running}
+        {
+            "type": "session",
+            "session": session.info.model_dump(),
+            "running": session.running,
+            "model": answering_model(state, session.setup.model),  # in the HUD's header
+            "words": state.assembly.settings.approvals.words,  # the message box answers
+        }
     )
     broker.attach(connection)
     leave_hub = state.unattended.hub.attach(user, connection.send)  # proactive messages
