@@ -4,7 +4,8 @@ The real `AgentSession.prompt` with an instantly answering scripted model, one e
 that serialises every event (as the Web HUD does), and each stage wrapped with perf_counter.
 3 sessions x 200 turns (a warm-up session first, discarded); medians of turns 1-20 and 181-200.
 Conditions: JSONL + memory on, JSONL + memory off, in-memory store + memory on, JSONL + the
-SQLite memory store (`memory.db`, the files backend's default); then one
+SQLite memory store (`memory.db`, the files backend's default), JSONL + memory on with the thought
+router on (engine off: issue 26's "within noise" check); then one
 2,000-turn JSONL + memory session. Prints a markdown table.
 
     uv run python benchmarks/turn_overhead.py [--turns 200] [--long 2000]
@@ -29,9 +30,11 @@ from jarvis.agent_layer.loop import AgentLoopConfig
 from jarvis.agent_layer.sessions import JsonlSessionStore, MemorySessionStore, SessionInfo
 from jarvis.agent_layer.sessions.base import SessionStore
 from jarvis.agent_layer.sessions.pg_store import PostgresSessionStore
+from jarvis.agent_layer.thought import load_weights
 from jarvis.agent_layer.tools import NoTools
 from jarvis.common.clock import SystemClock
 from jarvis.core.session import AgentSession, SessionSetup
+from jarvis.core.thinking import TurnThinking
 from jarvis.memory import MemoryService, MemorySettings
 from jarvis.memory.pg_store import PostgresItemStore
 from jarvis.memory.pg_working import PostgresWorkingStore
@@ -72,7 +75,12 @@ def answer(ctx: Any) -> FauxResponse:
 
 
 async def run_session(
-    store: SessionStore, memory: MemoryService, turns: int, timings: Timings, sid: str
+    store: SessionStore,
+    memory: MemoryService,
+    turns: int,
+    timings: Timings,
+    sid: str,
+    router: bool = False,
 ) -> list[dict[str, float]]:
     store.recent = timings.wrap("history_read", store.recent)  # type: ignore[method-assign]
     store.append = timings.wrap("history_write", store.append)  # type: ignore[method-assign]
@@ -92,6 +100,7 @@ async def run_session(
         loop_config=AgentLoopConfig(),
         input_max_length=10_000,
         clock=SystemClock(),
+        thinking=TurnThinking(load_weights(), mode="off") if router else None,
     )
     info = SessionInfo(id=sid)
     await store.create(info)
@@ -140,13 +149,15 @@ async def condition(
     sessions: int,
     root: Path,
     dsn: str | None = None,
+    router: bool = False,
 ) -> list[tuple[str, str, list[dict[str, float]]]]:
     per_turn: list[list[dict[str, float]]] = []
     for index in range(sessions + 1):  # the first session is a warm-up
         store = await make_store(kind, root / label.replace(" ", "_") / f"{index}-s", dsn)
         folder = root / label.replace(" ", "_") / str(index)
         memory = await make_memory(kind, memory_on, dsn, folder)
-        rows = await run_session(store, memory, turns, Timings(), f"s{index}-{time.time_ns()}")
+        sid = f"s{index}-{time.time_ns()}"
+        rows = await run_session(store, memory, turns, Timings(), sid, router)
         await store.aclose()
         await memory.store.aclose()
         await memory.working.aclose()
@@ -213,6 +224,7 @@ async def main() -> None:
             ("JSONL, memory off", "jsonl", False),
             ("memory store, memory on", "memory", True),
             ("JSONL, SQLite memory on", "sqlite", True),
+            ("JSONL, memory on, router on", "jsonl", True),
         ]
         if args.postgres:
             conditions.append(("PostgreSQL, memory on", "postgres", True))
@@ -220,7 +232,7 @@ async def main() -> None:
             timings_security.clear()
             async with scratch(args.postgres if kind == "postgres" else None) as dsn:
                 result = await condition(
-                    label, kind, memory_on, args.turns, args.sessions, root, dsn
+                    label, kind, memory_on, args.turns, args.sessions, root, dsn, "router" in label
                 )
             security = statistics.median(timings_security)
             for _, _, data in result:
@@ -246,6 +258,12 @@ async def main() -> None:
     print(
         f"JSONL + SQLite memory: turns {args.turns - 19}-{args.turns} / 1-20 = "
         f"{sqlite_late / sqlite_early:.2f}x (target <= 1.5x), late median {sqlite_late:.3f} ms"
+    )
+    span = f"{args.turns - 19}–{args.turns}"
+    routed = by[("JSONL, memory on, router on", span)]
+    print(
+        f"JSONL + memory on, router on (engine off): late median {routed:.3f} ms vs "
+        f"{late:.3f} ms without ({routed - late:+.3f} ms)"
     )
     if args.long:
         long_late = by[("JSONL, memory on (long)", f"{args.long - 19}–{args.long}")]

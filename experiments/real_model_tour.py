@@ -26,11 +26,10 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from experiments._jarvis import jarvis_server, next_event
 from tests.integration.real_model.test_provider import BASH, CALL_GIT_STATUS
 from tests.support.live_server import LiveServer, Tab
 
-from jarvis.app.infra import build_app
-from jarvis.app.settings import Settings
 from jarvis.model_layer import (
     AssistantMessage,
     LLMContext,
@@ -154,17 +153,13 @@ async def jarvis_steps(args: argparse.Namespace, rows: list[Row]) -> None:
     if args.api_key:
         model["api_key"] = args.api_key
     with tempfile.TemporaryDirectory() as home:
-        config = Settings(
-            home=Path(home),
-            workspace=Path(home),
+        with jarvis_server(
+            Path(home),
             language="en",
             model={**model, "tool_choice": "required"},
             openloop={"model": model},
             loop={"max_turns": 2, "overflow_resume": False},
-        )
-        server = LiveServer(build_app(config))
-        server.start()
-        try:
+        ) as server:
             for name, text, answer in [
                 ("jarvis: chat", "Hello! Who are you?", None),
                 ("jarvis: DENY", CALL_GIT_STATUS, "deny"),
@@ -172,8 +167,6 @@ async def jarvis_steps(args: argparse.Namespace, rows: list[Row]) -> None:
                 ("jarvis: AGENDA judge", "I must send the report by 3 pm tomorrow.", None),
             ]:
                 rows.append(await timed(name, lambda t=text, a=answer: turn(server, t, a)))
-        finally:
-            server.stop()
 
 
 async def turn(server: LiveServer, text: str, answer: str | None) -> str:
@@ -182,7 +175,7 @@ async def turn(server: LiveServer, text: str, answer: str | None) -> str:
     await tab.send(type="prompt", text=text)
     start, first, asked = time.perf_counter(), None, []
     while True:
-        event = await _next(tab)
+        event = await next_event(tab, 120)
         if event["type"] == "message_update" and first is None:
             first = time.perf_counter() - start
         if event["type"] == "approval_request":
@@ -198,14 +191,6 @@ async def turn(server: LiveServer, text: str, answer: str | None) -> str:
         raise AssertionError("the model did not call a tool")
     shown = f"first text after {first * 1000:.0f} ms" if first is not None else "no text"
     return f"{shown}; asked: {asked or 'nothing'}"
-
-
-async def _next(tab: Tab) -> dict[str, Any]:
-    if tab.events:
-        return tab.events.pop(0)
-    async with asyncio.timeout(120):
-        event: dict[str, Any] = json.loads(await tab.ws.recv())
-    return event
 
 
 async def timed(name: str, step: Callable[[], Awaitable[str]]) -> Row:

@@ -129,14 +129,24 @@ def live_server(
         settings.setdefault(
             "openloop", {"model": {"provider": "faux", "model": "judge", "script": str(judge_path)}}
         )
-    # Work that starts on its own is off unless a test asks for it: the durable engine (its
-    # start costs seconds on a busy machine) and idle-time learning (a model call that would
-    # take the next line of the scripted model).
+    with serving(quiet_settings(home, model, **settings)) as server:
+        yield server
+
+
+def quiet_settings(home: Path, model: dict[str, Any], **settings: Any) -> Settings:
+    """Settings for a test server with a launch token; work that starts on its own is off
+    unless a test asks for it: the durable engine (its start costs seconds on a busy machine)
+    and idle-time learning (a model call that would take the next line of a scripted model)."""
     settings.setdefault("scheduler", {"enabled": False})
     settings.setdefault("procedures", {"learn": False, "reflect": False})
     web = dict(settings.pop("web", {}))
     web.setdefault("token", secrets.token_urlsafe(16))
-    config = Settings(home=home, workspace=home, model=model, web=web, **settings)
+    return Settings(home=home, workspace=home, model=model, web=web, **settings)
+
+
+@contextmanager
+def serving(config: Settings) -> Iterator[LiveServer]:
+    """A live server of these settings (which set `web.token`), stopped at the end."""
     server = LiveServer(build_app(config))
     server.start()
     try:

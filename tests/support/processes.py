@@ -133,3 +133,24 @@ async def healthy(address: str, timeout: float = 120) -> None:
             except httpx.HTTPError:
                 pass
             await asyncio.sleep(0.1)
+
+
+def printing(
+    args: list[str], env: Mapping[str, str], cwd: Path | None = None
+) -> subprocess.Popen[str]:
+    """A process whose output (stdout and stderr together) the test reads line by line."""
+    return subprocess.Popen(
+        args, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+
+
+def lines_until(process: subprocess.Popen[str], marker: str) -> str:
+    """What the process printed up to and including the first line with `marker` (pytest's
+    timeout guards a process that never prints it)."""
+    assert process.stdout is not None
+    printed = []
+    for line in process.stdout:
+        printed.append(line)
+        if marker in line:
+            break
+    return "".join(printed)

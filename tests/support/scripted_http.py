@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import select
+import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -17,6 +20,11 @@ class Scripted:
     content_type: str = "text/event-stream"
     # Announce more bytes than are sent, then close: the client sees a stream break mid-way.
     break_after: bool = False
+    # A slow stream: after `chunks`, keep it open until the client closes it (then `closed`
+    # is logged); `tail` is sent only if the client never does (a hang guard, `hold_sec`).
+    hold: bool = False
+    tail: list[bytes] = field(default_factory=list)
+    hold_sec: float = 30.0
 
 
 @dataclass
@@ -27,9 +35,24 @@ class Received:
 
 
 class ScriptedServer:
-    def __init__(self) -> None:
+    """`one_slot`: requests are served one at a time, like llama.cpp's server with one slot (a
+    request waits until the one before it has ended). `responder`, when given, answers each
+    request from what it asked instead of the queue. `log` records (what, request index) in
+    order: `received`, `served` (it got the slot), `closed` (the client hung up a held stream),
+    `done`."""
+
+    def __init__(
+        self,
+        *,
+        one_slot: bool = False,
+        responder: Callable[[Received], Scripted] | None = None,
+    ) -> None:
         self.queue: list[Scripted] = []
         self.received: list[Received] = []
+        self.log: list[tuple[str, int]] = []
+        self.changed = threading.Condition()
+        self.responder = responder
+        slot = threading.Lock() if one_slot else contextlib.nullcontext()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -42,16 +65,20 @@ class ScriptedServer:
                 length = int(self.headers.get("Content-Length", "0"))
                 raw = self.rfile.read(length) if length else b"{}"
                 headers = {k.lower(): v for k, v in self.headers.items()}
-                server.received.append(Received(self.path, headers, json.loads(raw)))
-                reply = (
-                    server.queue.pop(0)
-                    if server.queue
-                    else Scripted(
-                        status=500,
-                        chunks=[b'{"error": {"message": "script exhausted"}}'],
-                        content_type="application/json",
-                    )
-                )
+                received = Received(self.path, headers, json.loads(raw))
+                with server.changed:
+                    server.received.append(received)
+                    index = len(server.received) - 1
+                server.note("received", index)
+                with slot:
+                    server.note("served", index)
+                    self.answer(server.reply_to(received), index)
+                server.note("done", index)
+
+            def answer(self, reply: Scripted, index: int) -> None:
+                if reply.hold:
+                    self.hold(reply, index)
+                    return
                 body = b"".join(reply.chunks)
                 self.send_response(reply.status)
                 self.send_header("Content-Type", reply.content_type)
@@ -65,6 +92,25 @@ class ScriptedServer:
                 if reply.break_after:
                     self.close_connection = True
 
+            def hold(self, reply: Scripted, index: int) -> None:
+                """The chunks, then nothing until the client hangs up (no length: the body
+                ends when the connection does)."""
+                self.send_response(reply.status)
+                self.send_header("Content-Type", reply.content_type)
+                self.send_header("Connection", "close")
+                self.end_headers()
+                for chunk in reply.chunks:
+                    self.wfile.write(chunk)
+                self.wfile.flush()
+                self.close_connection = True
+                readable, _, _ = select.select([self.connection], [], [], reply.hold_sec)
+                if readable and not self.connection.recv(1, socket.MSG_PEEK):
+                    server.note("closed", index)
+                    return
+                for chunk in reply.tail:
+                    self.wfile.write(chunk)
+                self.wfile.flush()
+
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.port = self.httpd.server_address[1]
         self.thread = threading.Thread(
@@ -74,6 +120,28 @@ class ScriptedServer:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    def note(self, what: str, index: int) -> None:
+        with self.changed:
+            self.log.append((what, index))
+            self.changed.notify_all()
+
+    def wait_for(self, condition: Callable[[], bool], timeout: float = 60) -> bool:
+        """Block until `condition()` holds after some log entry (False after `timeout`, a hang
+        guard)."""
+        with self.changed:
+            return self.changed.wait_for(condition, timeout)
+
+    def reply_to(self, received: Received) -> Scripted:
+        if self.responder is not None:
+            return self.responder(received)
+        if self.queue:
+            return self.queue.pop(0)
+        return Scripted(
+            status=500,
+            chunks=[b'{"error": {"message": "script exhausted"}}'],
+            content_type="application/json",
+        )
 
     def add(self, *replies: Scripted) -> None:
         self.queue.extend(replies)
@@ -113,8 +181,6 @@ class SilentServer:
     """Accepts connections and never answers: a timeout that does not depend on machine load."""
 
     def __init__(self) -> None:
-        import socket
-
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(16)

@@ -35,6 +35,7 @@ def team_profile(agent: TeamAgent) -> AgentProfile:
         boundaries=Boundaries(ask=tuple(spec.boundaries.ask), never=tuple(spec.boundaries.never)),
         own_tools=tuple(spec.own_tools),
         memory_agent=MAIN_AGENT if spec.memory.scope == "main" else None,
+        thought_engine=spec.thought_engine,
     )
 
 
@@ -131,7 +132,7 @@ class AgentRegistry:
     async def open(self, session_id: str, lang: Language | None = None) -> AgentSession | None:
         for builder in self._builders.values():
             if session_id in builder.live:
-                return builder.live[session_id]
+                return await builder.open(session_id, lang)  # in the language asked for
         info = await self.app.session_store.get_info(session_id)
         owner = self.get(info.agent_id) if info is not None else None
         return await owner.open(session_id, lang) if owner is not None else None
@@ -143,7 +144,8 @@ class AgentRegistry:
 
     async def ask(self, agent_id: str, question: str, ctx: ToolCallContext) -> ToolResult:
         """The asked agent answers with its own prompt, tools and rules; the approvals it needs
-        go to the asking session's windows, labelled with the whole agent path."""
+        go to the asking session's windows, labelled with the whole agent path. Its remembered
+        rules approve a call only when the asking agents hold one too (`consent_chain`)."""
         builder = self.get(agent_id)
         assert builder is not None, "AskAgentTool checks the id first"
         setup = builder.setup()
@@ -160,7 +162,9 @@ class AgentRegistry:
             history=[UserMessage(content=asked)],
             tools=tools,
             emit=nested_sink(ctx.emit, path),
-            tool_context=dataclasses.replace(ctx, agent_id=agent_id, agent_path=path),
+            tool_context=dataclasses.replace(
+                ctx, agent_id=agent_id, agent_path=path, asked_by=(*ctx.asked_by, ctx.agent_id)
+            ),
             config=setup.loop_config,
             agent_name=setup.agent_name,
         )

@@ -46,6 +46,7 @@ from jarvis.core.policy.gate import Gate, rule_change_recorder
 from jarvis.core.policy.pg_rule_store import PostgresRuleStore
 from jarvis.core.policy.rule_store import RuleStore
 from jarvis.core.policy.sandbox import Sandbox
+from jarvis.core.procedures.distill import TextModel, provider_model
 from jarvis.core.tools.builtins import builtin_tools
 from jarvis.core.tools.registry import ToolRegistry
 from jarvis.memory import MemoryService
@@ -54,6 +55,7 @@ from jarvis.memory.pg_working import PostgresWorkingStore
 from jarvis.memory.sqlite_store import SqliteItemStore
 from jarvis.model_layer.config import ModelSettings
 from jarvis.model_layer.embeddings import make_embedder
+from jarvis.model_layer.lanes import BackgroundProvider, ForegroundProvider, ModelLane
 from jarvis.model_layer.provider import Provider, ProviderRegistry
 from jarvis.model_layer.providers import server_info
 from jarvis.model_layer.providers.registry_defaults import default_provider_registry
@@ -96,8 +98,28 @@ class AppAssembly:
     learning: Learning | None = None
     _provider_cache: dict[str, Provider] = field(default_factory=dict)
     _context_windows: dict[str, int | None] = field(default_factory=dict)
+    _lanes: dict[str, ModelLane] = field(default_factory=dict)
 
     def provider_for(self, model: ModelSettings) -> Provider:
+        """The person's calls (turns, sub-agents, answers in words): they go first on the model
+        server, stopping any background call there (`model_layer/lanes.py`)."""
+        return ForegroundProvider(self._provider(model), self.lane_for(model))
+
+    def background_provider_for(self, model: ModelSettings) -> Provider:
+        """Calls nobody waits for (AGENDA judge, reflection, distillation): capped at
+        `background_max_tokens`, and they give way to the person's calls."""
+        return BackgroundProvider(
+            self._provider(model), self.lane_for(model), model.background_max_tokens
+        )
+
+    def lane_for(self, model: ModelSettings) -> ModelLane:
+        """One lane per model server: models served by the same server share its slots."""
+        key = "demo" if self.demo else f"{model.provider}|{model.base_url}"
+        if key not in self._lanes:
+            self._lanes[key] = ModelLane(yielding=not self.demo and model.runs_locally())
+        return self._lanes[key]
+
+    def _provider(self, model: ModelSettings) -> Provider:
         """One provider instance per model configuration (so fallbacks are remembered)."""
         if self.demo:
             return self._provider_cache.setdefault("demo", demo_provider())
@@ -323,8 +345,22 @@ class InfraBuilder:
             demo=self.demo,
         )
         built.append(assembly)
-        assembly.learning = build_learning(assembly, settings.procedures)
+        assembly.learning = build_learning(
+            settings.home, assembly.memory, _main_model(assembly), settings.procedures, self.clock
+        )
         return assembly
+
+
+def _main_model(app: AppAssembly) -> TextModel:
+    """The configured model, looked up at call time (a config reload may change it). Learning
+    is background work: capped, and it gives way to the person's turn."""
+
+    async def complete(system: str, prompt: str) -> str | None:
+        model = app.settings.model
+        provider = app.background_provider_for(model)
+        return await provider_model(provider, model.model)(system, prompt)
+
+    return complete
 
 
 def build_app(settings: Settings, *, demo: bool = False, clock: Clock | None = None) -> AppAssembly:

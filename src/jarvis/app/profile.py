@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from jarvis.core.thinking import EngineMode
 from jarvis.model_layer.config import ModelSettings
 
 AGENT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
@@ -35,6 +36,8 @@ class AgentProfile:
     own_tools: tuple[str, ...] = ()
     # Whose long-term memory this agent reads and writes (None: its own).
     memory_agent: str | None = None
+    # Thought settings: the inner-thought engine (None: the app's `thinking.engine`).
+    thought_engine: EngineMode | None = None
 
     def __post_init__(self) -> None:
         if not AGENT_ID.match(self.agent_id):

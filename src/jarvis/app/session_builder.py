@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-import ipaddress
 from collections.abc import Callable
-from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from jarvis.agent_layer.loop import AgentLoopConfig
@@ -14,6 +12,7 @@ from jarvis.agent_layer.sessions import SessionInfo
 from jarvis.agent_layer.tools import LoopTools
 from jarvis.app.infra import AppAssembly
 from jarvis.app.profile import AgentProfile
+from jarvis.app.thinking_setup import build_thinking, user_model_store
 from jarvis.common.clock import new_id
 from jarvis.common.i18n import Language, t
 from jarvis.core.agenda import AgendaJob
@@ -23,9 +22,11 @@ from jarvis.core.memory_tools.corrections import CorrectionJob
 from jarvis.core.procedures.idle import IdleLearningJob
 from jarvis.core.procedures.tools import ProcedureTools
 from jarvis.core.session import AgentSession, SessionSetup, TurnJob
+from jarvis.core.thinking import WaitTracker
 from jarvis.core.tools.base import Tool
 from jarvis.core.tools.executor import GatedTools, ToolGate
-from jarvis.model_layer.config import ModelSettings
+from jarvis.core.user_model.job import UserModelJob
+from jarvis.model_layer.config import ModelSettings, StreamOptions
 
 _REPLY_RESERVE = 1024  # tokens kept free for the answer when the model's max_tokens is unset
 
@@ -36,6 +37,7 @@ class SessionBuilder:
         self.profile = profile or AgentProfile()
         self._live: dict[str, AgentSession] = {}
         self._setups: dict[Language, SessionSetup] = {}
+        self._waits = WaitTracker()  # the agent's model waits, for fillers
         # Other agents' own tools, which this agent never sees (the registry sets it).
         self.foreign_tools: Callable[[], frozenset[str]] = frozenset
 
@@ -79,6 +81,7 @@ class SessionBuilder:
                 max_turns=settings.loop.max_turns,
                 overflow_resume=settings.loop.overflow_resume,
                 language=lang,
+                options=StreamOptions(language=lang),  # a failed call's line, in the person's
                 reply_reserve=min(model.max_tokens or _REPLY_RESERVE, _REPLY_RESERVE * 4),
                 deadline_sec=settings.loop.turn_deadline_sec,
             ),
@@ -91,6 +94,7 @@ class SessionBuilder:
             skills=self.app.skills,
             expand_input=self.app.mcp.expand_input,
             memory_agent_id=self.profile.memory_agent,
+            thinking=build_thinking(self.app, self.profile, self._waits),
         )
 
     def _turn_jobs(self) -> list[TurnJob]:
@@ -98,6 +102,8 @@ class SessionBuilder:
         if self.app.settings.openloop.enabled:
             jobs.append(self._agenda_job())
         jobs.append(CorrectionJob(self.app.memory))
+        if self.app.settings.user_model.enabled and self.app.settings.user_model.extract:
+            jobs.append(UserModelJob(user_model_store(self.app)))
         if self.app.learning is not None:
             jobs.append(IdleLearningJob(self.app.learning.idle))
         return jobs
@@ -106,7 +112,7 @@ class SessionBuilder:
         settings = self.app.settings
         model = settings.openloop.model or self.profile.model or settings.model
         judge = AgendaJudge(
-            self.app.provider_for(model),
+            self.app.background_provider_for(model),
             model.model,
             settings.language,
             ZoneInfo(settings.timezone),
@@ -196,7 +202,7 @@ class SessionBuilder:
         """The live session with this id, resuming it from the store if needed."""
         live = self._live.get(session_id)
         if live is not None:
-            return live
+            return self._speaking(live, lang)
         info = await self.app.session_store.get_info(session_id)
         if info is None or info.agent_id != self.agent_id:
             return None
@@ -208,6 +214,17 @@ class SessionBuilder:
     def forget(self, session_id: str) -> None:
         """A deleted session is not resumed from memory."""
         self._live.pop(session_id, None)
+
+    def _speaking(self, session: AgentSession, lang: Language | None) -> AgentSession:
+        """A live session speaks the language of the page that opens it last: its next lines
+        (errors, commands, the model's failures) follow that page, not the server's setting.
+        A running turn finishes in its own; a setup made for one run is left alone."""
+        current = session.setup.language
+        if lang is None or lang == current or session.running:
+            return session
+        if session.setup is self._setups.get(current):
+            session.setup = self.setup(lang)
+        return session
 
     def _keep(self, session: AgentSession) -> AgentSession:
         self._live[session.id] = session
@@ -224,13 +241,4 @@ def _judge_after_reply(timing: str, model: ModelSettings) -> bool:
     is the common case there), beside it for hosted APIs and the scripted model."""
     if timing != "auto":
         return timing == "after_reply"
-    if model.provider != "openai":
-        return False
-    host = urlsplit(model.base_url).hostname or ""
-    if host in ("localhost", "host.docker.internal") or host.endswith(".local"):
-        return True
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return address.is_loopback or address.is_private or address.is_link_local
+    return model.runs_locally()

@@ -42,13 +42,21 @@ from jarvis.app.settings_sources import (
     unknown_keys,
 )
 from jarvis.common.i18n import Language, t
+from jarvis.common.language import (
+    DEFAULT_LANGUAGE,
+    chosen_language,
+    environment_language,
+    locale_language,
+)
 from jarvis.core.agents.runtime import OrchestrationLimits
 from jarvis.core.approvals.pending import KEEP_FINISHED_SEC
 from jarvis.core.approvals.words_answer import ApprovalWordsSettings
 from jarvis.core.config import SecuritySettings
 from jarvis.core.procedures.config import ProcedureSettings
 from jarvis.core.scheduler.config import SchedulerSettings
+from jarvis.core.thinking.config import ThinkingSettings
 from jarvis.core.tools.builtins import BuiltinToolSettings
+from jarvis.core.user_model.config import UserModelSettings
 from jarvis.memory.config import MemorySettings
 from jarvis.model_layer.config import ModelSettings
 from jarvis.model_layer.embeddings import EmbeddingSettings
@@ -127,7 +135,11 @@ class Settings(BaseSettings):
 
     home: Path = Field(default_factory=default_home, description="Data dir (JARVIS_HOME).")
     workspace: Path | None = Field(None, description="Where file tools work; default: cwd.")
-    language: Language = Field("ko", description="UI and fixed-line language: ko or en.")
+    language: Language = Field(
+        default_factory=lambda: locale_language(os.environ) or DEFAULT_LANGUAGE,
+        description="UI and fixed-line language: ko or en; default: the terminal's locale "
+        "($LC_ALL, $LC_MESSAGES, $LANG: ko_* is Korean, another language English), else ko.",
+    )
     timezone: str = Field("Asia/Seoul", description="The user's timezone (IANA name).")
     model: ModelSettings = Field(default_factory=ModelSettings)
     loop: LoopSettings = Field(default_factory=LoopSettings)
@@ -137,6 +149,8 @@ class Settings(BaseSettings):
     approvals: ApprovalWordsSettings = Field(default_factory=ApprovalWordsSettings)
     tools: BuiltinToolSettings = Field(default_factory=BuiltinToolSettings)
     openloop: OpenLoopSettings = Field(default_factory=OpenLoopSettings)
+    thinking: ThinkingSettings = Field(default_factory=ThinkingSettings)
+    user_model: UserModelSettings = Field(default_factory=UserModelSettings)
     plugin: PluginSettings = Field(default_factory=PluginSettings)
     agents: OrchestrationLimits = Field(default_factory=OrchestrationLimits)
     # Raw entries: each is judged on its own (jarvis.core.mcp.sources), so one broken server
@@ -299,7 +313,6 @@ def _check_providers(settings: Settings, config: Path, lang: Language) -> None:
 def _env_language(config: Path | None = None) -> Language:
     """The language for start-up errors, read before settings exist: the environment, else
     config.yaml's `language`."""
-    value = os.environ.get("JARVIS_LANGUAGE")
-    if value in ("en", "ko"):
-        return "en" if value == "en" else "ko"
-    return (config_language(config) if config is not None else None) or "ko"
+    explicit = chosen_language(os.environ.get("JARVIS_LANGUAGE"))
+    configured = config_language(config) if config is not None else None
+    return explicit or configured or environment_language(os.environ)

@@ -29,6 +29,26 @@ _CHUNK = 64 * 1024
 _MAX_BLOCK = 1024 * 1024
 
 
+# What a line-based reader may split a line on that JSON leaves raw inside a string (it escapes
+# every other one, U+0000–U+001F): NEL and the Unicode line and paragraph separators
+# (`str.splitlines`, JavaScript's line terminators).
+_LINE_BREAKS = str.maketrans({"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def one_line(json_text: str) -> str:
+    """A JSON text as exactly one line for JSON Lines output: the separators JSON allows raw in
+    strings escaped (outside strings JSON never has them, so the value is unchanged)."""
+    return json_text.translate(_LINE_BREAKS)
+
+
+def json_line(value: Any) -> str:
+    """`value` as one JSON Lines record: UTF-8 text kept readable, every line break escaped."""
+    return one_line(json.dumps(value, ensure_ascii=False))
+
+
+dumps_line = json_line  # the same helper, under the name `jarvis thinking route --json` uses
+
+
 class ReadableFile(Protocol):
     """What the line readers need of a file opened in binary mode."""
 

@@ -26,6 +26,7 @@ from jarvis.common.storage_errors import describe_storage_error
 from jarvis.core.extensions import SkillRegistry
 from jarvis.core.plugins import PluginHost
 from jarvis.core.security.validation import validate_input
+from jarvis.core.thinking import ThinkingPlan, TurnScope, TurnThinking
 from jarvis.memory.episodes import make_episode
 from jarvis.memory.service import PERSON_WORDS_HEADER, MemoryScope, MemoryService
 from jarvis.model_layer.messages import AssistantMessage, Message, UserMessage
@@ -63,6 +64,8 @@ class SessionSetup:
     context_window: Callable[[], Awaitable[int | None]] | None = None
     # Whose long-term memory the session reads and writes (None: the agent's own).
     memory_agent_id: str | None = None
+    # The thinking step between the security pipeline and the loop (router, inner thought).
+    thinking: TurnThinking | None = None
 
     @property
     def memory_owner(self) -> str:
@@ -195,9 +198,15 @@ class AgentSession:
             checked.text, {"session_id": self.id, "agent_id": setup.agent_id, "turn": turn}
         )
         recent = await self._recent(turn)
+        plan: ThinkingPlan | None = None  # the thinking step: router, inner thought
+        if setup.thinking is not None:
+            scope = TurnScope(setup.agent_id, self.info.user_id, setup.language, turn)
+            plan = await setup.thinking.plan(checked.text, recent, scope, self, abort)
         tools = setup.tools()
         system_prompt = setup.system_prompt(tools)
         recalled = await self._recalled(checked.text, turn)
+        note = plan.note(setup.language) if plan else ""  # this turn only, never stored
+        recalled = "\n\n".join(part for part in (note, recalled) if part)
         ctx = ToolCallContext(
             session_id=self.id,
             agent_id=setup.agent_id,
@@ -206,6 +215,7 @@ class AgentSession:
             user_id=self.info.user_id,
             emit=self.emit,
         )
+        config = await self._loop_config()
         result = await run_agent_loop(
             provider=setup.provider,
             model=setup.model,
@@ -214,7 +224,7 @@ class AgentSession:
             tools=tools,
             emit=ending.hold,
             tool_context=ctx,
-            config=await self._loop_config(),
+            config=plan.loop_config(config) if plan else config,
             agent_name=setup.agent_name,
             transform_context=setup.plugins.transform_context,
         )

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Literal
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field, SecretStr
+
+from jarvis.common.i18n import Language
 
 ToolChoice = Literal["auto", "required", "none", "off"]
 
@@ -33,6 +37,12 @@ class ModelSettings(BaseModel):
     max_tokens: int | None = Field(
         2048, gt=0, description="Longest answer in tokens (a bound on a runaway stream)."
     )
+    background_max_tokens: int = Field(
+        512,
+        gt=0,
+        description="Longest answer of a call nobody waits for (AGENDA judge, reflection, "
+        "distillation); such calls also give way to the person's turn (model_layer/lanes.py).",
+    )
     context_window: int | None = Field(
         None,
         gt=0,
@@ -40,11 +50,30 @@ class ModelSettings(BaseModel):
         "Ollama, vLLM) or learned from an overflow.",
     )
     script: str | None = Field(None, description="Faux provider: path to a YAML/JSON script.")
+    think_effort: str | None = Field(
+        None,
+        description='`reasoning_effort` sent on turns the thought router marks "think" (e.g. '
+        "high); None sends nothing (most local servers reject the field).",
+    )
     accepts_images: bool | None = Field(
         None,
         description="Send tool images as vision input; None: yes for Anthropic and api.openai.com, "
         "no for other OpenAI-compatible servers (a text-only model would refuse them).",
     )
+
+    def runs_locally(self) -> bool:
+        """An OpenAI-compatible server on this machine or network (llama.cpp, Ollama): often
+        one model slot, so work nobody waits for must not hold it (`lanes`)."""
+        if self.provider != "openai":
+            return False
+        host = urlsplit(self.base_url).hostname or ""
+        if host in ("localhost", "host.docker.internal") or host.endswith(".local"):
+            return True
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return address.is_loopback or address.is_private or address.is_link_local
 
     def sends_images(self) -> bool:
         if self.accepts_images is not None:
@@ -55,3 +84,8 @@ class ModelSettings(BaseModel):
 class StreamOptions(BaseModel):
     temperature: float | None = None
     max_tokens: int | None = None
+    # The language of the lines a failed call shows (the person's; None: the provider's own).
+    language: Language | None = None
+    # The provider's effort setting for a turn the thought router marked "think"
+    # (OpenAI-compatible `reasoning_effort`); None: the server's default.
+    reasoning_effort: str | None = None

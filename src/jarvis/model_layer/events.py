@@ -50,6 +50,7 @@ ErrorKind = Literal[
     "bad_request",
     "broken_stream",
     "server",
+    "preempted",  # a background call cancelled for the person's turn (`lanes`)
     "other",
 ]
 

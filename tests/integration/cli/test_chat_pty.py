@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pexpect
+import pytest
 
 JARVIS = shutil.which("jarvis") or str(Path(sys.executable).parent / "jarvis")
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -96,8 +97,18 @@ def test_a_bare_enter_at_an_approval_answers_nothing(tmp_path: Path) -> None:
     assert not (tmp_path / "entered").exists()
 
 
-def test_the_english_terminal_speaks_english(tmp_path: Path) -> None:
-    child = spawn(tmp_path, "--demo", JARVIS_LANGUAGE="en")
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"JARVIS_LANGUAGE": "en"},
+        # No language setting: the terminal's locale decides (before, Korean for everyone).
+        {"LANG": "en_US.UTF-8"},
+        {"LANG": "ko_KR.UTF-8", "LC_ALL": "en_GB.UTF-8"},  # LC_ALL wins, as in POSIX
+    ],
+    ids=["setting", "LANG", "LC_ALL"],
+)
+def test_the_english_terminal_speaks_english(tmp_path: Path, env: dict[str, str]) -> None:
+    child = spawn(tmp_path, "--demo", **env)
     banner = str(child.buffer) + str(child.after)
     child.expect("Ctrl-D to quit")
     child.sendline("!echo words-ok")
@@ -112,6 +123,14 @@ def test_the_english_terminal_speaks_english(tmp_path: Path) -> None:
     child.expect("answer in words")
     assert not HANGUL.search(banner + prompt_lines), banner + prompt_lines
     finish(child)
+
+
+def test_a_language_setting_wins_over_the_locale(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--demo", JARVIS_LANGUAGE="ko", LANG="en_US.UTF-8")
+    child.expect("Ctrl-D")
+    banner = str(child.before)
+    finish(child)
+    assert HANGUL.search(banner), banner
 
 
 def scripted(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -17,10 +18,11 @@ from pathlib import Path
 
 import pexpect
 
-from tests.support.processes import free_port, healthy
+from tests.support.processes import free_port, healthy, lines_until, printing
 
 ROOT = Path(__file__).resolve().parents[3]
 DEV = ROOT / "dev.py"
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 
 def environment(home: Path) -> dict[str, str]:
@@ -116,3 +118,18 @@ def test_an_explicit_workspace_wins_over_the_current_folder(tmp_path: Path) -> N
     )
     assert done.returncode == 0, done.stderr
     assert (chosen / "chosen-file").exists() and not (elsewhere / "chosen-file").exists()
+
+
+def test_dev_py_start_speaks_the_terminals_language(tmp_path: Path) -> None:
+    """`LANG=en_US.UTF-8 python3 dev.py start`: English lines (before, Korean for everyone)."""
+    port = free_port()
+    env = environment(tmp_path)
+    env.update(LANG="en_US.UTF-8")
+    process = printing([sys.executable, str(DEV), "start", "--demo", "--port", str(port)], env)
+    try:
+        text = lines_until(process, "token=")
+        assert "open this address in your browser" in text, text
+        assert not HANGUL.search(text), text
+    finally:
+        process.terminate()
+        process.wait(60)

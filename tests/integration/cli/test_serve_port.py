@@ -5,13 +5,12 @@ before, and opening it at once gave "connection refused")."""
 from __future__ import annotations
 
 import socket
-import subprocess
 from pathlib import Path
 
 import httpx
 
 from tests.integration.cli.test_settings_errors import JARVIS, jarvis, one_line_error
-from tests.support.processes import free_port
+from tests.support.processes import free_port, lines_until, printing
 
 
 def test_a_taken_port_is_one_line_and_prints_no_address(tmp_path: Path) -> None:
@@ -28,21 +27,9 @@ def test_a_taken_port_is_one_line_and_prints_no_address(tmp_path: Path) -> None:
 def test_the_address_is_printed_once_the_server_accepts(tmp_path: Path) -> None:
     port = free_port()
     env = {"JARVIS_HOME": str(tmp_path), "JARVIS_WORKSPACE": str(tmp_path), "PATH": "/usr/bin:/bin"}
-    process = subprocess.Popen(
-        [JARVIS, "serve", "--demo", "--port", str(port)],
-        env=env,
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    process = printing([JARVIS, "serve", "--demo", "--port", str(port)], env, tmp_path)
     try:
-        assert process.stdout is not None
-        url = ""
-        for line in process.stdout:  # pytest's timeout guards a server that never prints it
-            if "token=" in line:
-                url = line.strip()
-                break
+        url = lines_until(process, "token=").splitlines()[-1].strip()
         assert url.startswith(f"http://127.0.0.1:{port}/?token="), url
         # no retry: the moment the address is shown, the server answers
         assert httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=60).status_code == 200

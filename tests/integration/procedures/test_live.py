@@ -171,7 +171,7 @@ async def test_every_prompt_section_has_a_writer_and_a_procedure_runs_as_a_comma
         await tab.send(type="command", text="/list-and-echo docs 폴더")
         await tab.next("agent_end")
         await tab.close()
-        model = server.assembly.provider_for(server.assembly.settings.model)
+        model = next(iter(server.assembly._provider_cache.values()))
         first, second = (str(c.messages[-1].content) for c in model.calls)  # type: ignore[attr-defined]
     for section in ("[핵심 사실]\n- 나는 서울에 산다", "[절차 기억]\n- procedure_list_and_echo",
                     "[작업 공유 메모리]\n- 배포 브랜치는 r-42"):  # fmt: skip
@@ -201,6 +201,6 @@ async def test_remember_task_pattern_and_recall_episodes_tools(tmp_path: Path) -
         await tab.next("agent_end")
         await turn(tab, "다음 보고서")
         await tab.close()
-        model = server.assembly.provider_for(server.assembly.settings.model)
+        model = next(iter(server.assembly._provider_cache.values()))
         last = str(model.calls[-1].messages[-1].content)  # type: ignore[attr-defined]
     assert "[작업 패턴]\n- 보고서 작성: 보고서는 표로 쓴다" in last

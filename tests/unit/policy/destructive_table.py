@@ -71,6 +71,25 @@ DESTRUCTIVE = [
     "mdadm --zero-superblock /dev/sdb", "wipe -rf /dev/sdb", "badblocks -w /dev/sdb",
 ]  # fmt: skip
 
+# Judged on the expanded argv (issue 23 item 4): each of these asked instead of being blocked.
+EXPANDED = [
+    # brace expansion
+    "rm -rf {/,}", "rm -rf {,/}", "rm -rf {a,/}", "rm -rf {~,}", "rm -fr {~,/}",
+    "rm -rf {/etc,/usr}", "rm -rf {/..,}", "rm -rf /{/,}", 'rm -rf "$HOME"/{,}',
+    "rm -rf {/,/}", "rm -rf x {/,y}", "rm -rf {{/,},x}", "rm -rf -- {/,}",
+    "rm -rf {..,x}", "rm -rf {/home,}/me",
+    "chmod -R 000 {/,}", "chown -R x {~,}", "mv {/etc,/tmp/x}", "find {/,} -delete",
+    "find {~,} -exec rm {} +", "sh -c 'rm -rf {/,}'", "env rm -rf {,~}",
+    "rm -rf {/bin,/boot,/dev}",
+    # unlink and rmdir of a protected path, rsync --delete into one
+    "unlink /", "unlink ~", "rmdir /", "rmdir ~", "rmdir /usr", "unlink $HOME",
+    "/usr/bin/unlink /", "rsync -a --delete empty/ /",
+    "rsync -r --delete /tmp/e/ ~/", "rsync -a --delete-before x/ /usr",
+    # ANSI-C quoting, globs that reach `..`, other runners
+    "rm -rf $'/'", "rm -rf $'~'x", "rm -rf .*",
+    "rm -rf ./.*", "rm -rf .?*", "toybox rm -rf /",
+]  # fmt: skip
+
 HARMLESS = [
     "rm -rf build", "rm -rf ./node_modules", "rm -rf /tmp/build", "rm -rf ~/project/build",
     'rm -rf "$HOME/project/build"', "rm -r dist/", "rm -f /tmp/x.log", "rm -rf ../other/build",
@@ -94,4 +113,8 @@ HARMLESS = [
     "cat /etc/sudoers", "git status", "make clean", "npm run clean", "kill -9 1234",
     "echo mkfs", "man mkfs", "grep -n mkfs.ext4 notes.md", "shredder --help",
     "cat <<'EOF'\nrm -rf /\nEOF", "git rm -r --cached .", "docker system prune",
+    "rm -rf build/{a,b}", "rm -rf {dist,build}", "echo /{,}", "rm -rf .venv",
+    "rm -rf {.cache,.venv}/*", "unlink build/x.lock", "rmdir build/empty", "mkdir -p {a,b}/c",
+    "rsync -a --delete build/ dist/", "rsync -a / backup/", "rm -rf $'build'",
+    "rm -rf .[!.]*", "rm -rf {1..3}.tmp", "touch {a..z}",
 ]  # fmt: skip

@@ -3,10 +3,13 @@ before deny and allow rules are matched, and judged (`canonical`, `program_globa
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from jarvis.core.policy.argv_policy import pattern_refusal
 from jarvis.core.policy.canonical import canonical_command, deny_forms
+from jarvis.core.policy.patterns import explain_pattern
 from jarvis.core.policy.rules import Rule, RuleSet, match_shell_rules
 from jarvis.core.policy.shell import analyze_shell
 
@@ -40,7 +43,8 @@ PUSH_SPELLINGS = [
     "/usr/bin/git -P push", "'git' --no-pager 'push'", "git --no-pager pu''sh",
     "/usr/lib/git-core/git-push origin", "env git -P push", "timeout 5 git -C . push",
     "sh -c 'git --no-pager push'", "git status && git -P push", "git --bogus push",
-    "git --shallow-file x push",
+    "git --shallow-file x push", "git -c 'alias.p=!git push' p",
+    "git -c 'alias.p=!true && git -P push' p",
 ]  # fmt: skip
 
 
@@ -144,3 +148,24 @@ def test_canonical_forms() -> None:
     assert canonical_command(("python", "-c", "x")) is None
     assert ("git", "push") in deny_forms(("git", "-c", "alias.p=push", "p"))
     assert deny_forms(("git", "push")) == ()
+
+
+@pytest.mark.parametrize(
+    ("command", "pattern", "reason"),
+    [
+        ("git -P status", "git status", None),
+        ("git -C sub log -n 3", "git log", None),
+        ("python -m pytest tests", "pytest tests", None),
+        ("npm --prefix web test", "npm test", None),
+        ("kubectl -n x get pods", "kubectl get", None),
+        ("git -C /etc status", None, "outside_workspace"),  # never `git -C`: every place
+        ("git -c core.pager=sh log", None, "runs_code"),
+        ("docker -H tcp://x ps", None, "runs_code"),
+    ],
+)
+def test_always_offers_the_canonical_prefix(
+    command: str, pattern: str | None, reason: str | None
+) -> None:
+    assert explain_pattern("bash", {"command": command}, Path("/w")) == (pattern, reason)
+    if pattern is not None:  # the rule ALWAYS would save covers the call it was offered for
+        assert match(command, (f"allow {pattern}",))[0] == ALLOW

@@ -21,8 +21,9 @@ from jarvis.model_layer.provider import Provider
 _log = get_logger("jarvis.openloop")
 
 JUDGE_MARKER = "[AGENDA judge]"
-# Failures of a call that was cut short, worth asking once more.
-_CUT = frozenset({"broken_stream", "server", "timeout", "unreachable"})
+# Failures of a call that was cut short, worth asking once more (`preempted`: it gave way to the
+# person's next turn; asked again, it waits until that turn's model call is done).
+_CUT = frozenset({"broken_stream", "server", "timeout", "unreachable", "preempted"})
 
 _PROMPTS: dict[Language, str] = {
     "ko": (

@@ -58,3 +58,5 @@ class TeamAgentSpec(_Strict):
     own_tools: list[str] = Field(default_factory=list)
     boundaries: TeamBoundaries = Field(default_factory=TeamBoundaries)
     memory: TeamMemory = Field(default_factory=TeamMemory)
+    # This agent's inner-thought engine (None: the app's `thinking.engine`).
+    thought_engine: Literal["off", "auto", "always"] | None = None

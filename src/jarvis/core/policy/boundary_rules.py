@@ -15,7 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from jarvis.core.policy.network import host_covered
-from jarvis.core.policy.rules import NO_MATCH, RuleMatch, RuleSet, _in_force, match_path_rules
+from jarvis.core.policy.rule_index import in_force
+from jarvis.core.policy.rules import NO_MATCH, RuleMatch, RuleSet, match_path_rules
 
 
 def has_rules(tool: str, rules: RuleSet) -> bool:
@@ -52,6 +53,6 @@ def match_host_rules(
         return NO_MATCH
     for action in ("deny", "allow"):
         for entry in rules._by_tool.get((tool, action), ()):
-            if _in_force(entry, now_ms, fingerprint) and host_covered(entry.rule._canonical, host):
+            if in_force(entry, now_ms, fingerprint) and host_covered(entry.rule._canonical, host):
                 return RuleMatch(action, (entry.rule,), f"{action}_rule")
     return NO_MATCH

@@ -15,6 +15,8 @@ API (pure, lexical: nothing is read from the disk):
 
 from __future__ import annotations
 
+import codecs
+import fnmatch
 import posixpath
 import re
 
@@ -29,9 +31,15 @@ _WHOLE_EXPANSION = re.compile(
     r"\$(?:\{[^}]*\}|\(.*\)|[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])|`.*`", re.DOTALL
 )
 _GLOB = re.compile(r"[*?\[]")
+_ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'")
 
 
 def resolve(word: str, home: str, cwd: str | None) -> str | None:
+    if "$'" in word:
+        decoded = _ansi_c(word)
+        if decoded is None:
+            return None
+        word = decoded
     if _WHOLE_EXPANSION.fullmatch(word):
         return None
     text = _HOME_VARIABLE.sub(home, word)
@@ -50,6 +58,11 @@ def resolve(word: str, home: str, cwd: str | None) -> str | None:
 def is_protected(path: str, home: str) -> bool:
     if not path.startswith("/"):
         parts = path.split("/")
+        if any(
+            part[:1] == "." and _GLOB.search(part) and fnmatch.fnmatchcase("..", part)
+            for part in parts
+        ):
+            return True  # `.*` matches `..` in bash before 5.2
         climbing = [part for part in parts if part != ".."]
         return len(climbing) < len(parts) and (
             not climbing or (len(climbing) == 1 and _GLOB.search(climbing[0]) is not None)
@@ -71,6 +84,14 @@ def change_directory(word: str | None, home: str, cwd: str | None) -> str | None
     if word == "-":
         return None
     return resolve(word, home, cwd)
+
+
+def _ansi_c(word: str) -> str | None:
+    """`$'/'` as bash reads it (`$'\\x2f'` is `/`); None when it cannot be decoded."""
+    try:
+        return _ANSI_C.sub(lambda found: codecs.decode(found.group(1), "unicode_escape"), word)
+    except (UnicodeDecodeError, ValueError):
+        return None
 
 
 def _normalise(path: str) -> str:

@@ -7,8 +7,10 @@ same, cached by line), `Danger(code, command)`, `DANGER_CODES`, `home_directory(
 the judgement protects: `~` of the server's user).
 
 Codes (each looks through wrappers and runners, quoting, paths like `/bin/rm`, and the code of
-`sh -c '..'` / `eval ..`, parsed again up to three levels deep):
-- `delete_root`: recursive `rm` (or `mv` away, or recursive `chmod`/`chown`) of a protected path
+`sh -c '..'` / `eval ..`, parsed again up to three levels deep; the arguments are judged after
+brace expansion, `braces`, so `rm -rf {/,}` is `rm -rf /`):
+- `delete_root`: recursive `rm` (or `mv` away, `unlink`, `rmdir`, `rsync --delete` into, or
+  recursive `chmod`/`chown`) of a protected path
   (`danger_paths`: `/`, `//`, `/.`, `~`, `~/.`, `$HOME`, a top-level or system directory, a glob
   in one of them, `..`), of any word that is only an expansion (`rm -rf "$X"`), or of a relative
   glob after `cd` to such a place (`cd / && rm -rf *`).
@@ -37,6 +39,8 @@ from dataclasses import dataclass
 
 from jarvis.core.policy import danger_paths
 from jarvis.core.policy.argv_policy import reads_code_from_input
+from jarvis.core.policy.braces import LIMIT as BRACE_LIMIT
+from jarvis.core.policy.braces import expand_braces
 from jarvis.core.policy.programs import DOWNLOADERS, SHELLS, is_interpreter, program_name
 from jarvis.core.policy.shell import ShellAnalysis, SimpleCommand, analyze_shell
 from jarvis.core.policy.unwrap import MAX_SCRIPT_DEPTH, MAX_VIEWS, command_starts, inline_script
@@ -73,7 +77,21 @@ _SUBCOMMAND_WIPES = {
 }
 _RECURSIVE_OWNERS = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl"})
 _JUDGED_BY_ARGUMENTS = frozenset(
-    {"rm", "mv", "find", "dd", "tee", "cp", "install", "rsync", "ddrescue", "pv", "truncate"}
+    {
+        "rm",
+        "mv",
+        "find",
+        "dd",
+        "tee",
+        "cp",
+        "install",
+        "rsync",
+        "ddrescue",
+        "pv",
+        "truncate",
+        "unlink",
+        "rmdir",
+    }
     | _ALWAYS_DISK_TOOLS
     | _LISTING_ONLY.keys()
     | _SUBCOMMAND_WIPES.keys()
@@ -153,8 +171,14 @@ def _judge(
     """The danger of the command `name` at `argv[start:]`. The name is looked at first so that
     the rest is copied only for the few programs that need it (wrapper chains stay linear)."""
     if name in _JUDGED_BY_ARGUMENTS or name.startswith(("mkfs", "newfs")):
-        args = argv[start + 1 :]
+        args = _expanded(argv[start + 1 :])  # judged as bash will give them: `/{,}` is `/ /`
+        if args is None:
+            return "too_complex"
         if name == "rm" and _recursive(args) and _any_protected(_operands(args), home, cwd):
+            return "delete_root"
+        if name in ("unlink", "rmdir") and _any_protected(_operands(args), home, cwd):
+            return "delete_root"
+        if name == "rsync" and _rsync_deletes_root(args, home, cwd):
             return "delete_root"
         owners = name in _RECURSIVE_OWNERS and _recursive(args, "R")
         if owners and _any_protected(_operands(args)[1:], home, cwd):
@@ -171,6 +195,26 @@ def _judge(
     if runs_code and _feeds_code(argv[start + 1 :], command):
         return "pipe_to_shell"
     return None
+
+
+def _expanded(args: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The words after brace expansion; None past `braces.LIMIT` words."""
+    if not any("{" in word for word in args):
+        return args
+    words: list[str] = []
+    for word in args:
+        expanded = expand_braces(word)
+        if expanded is None or len(words) + len(expanded) > BRACE_LIMIT:
+            return None
+        words.extend(expanded)
+    return tuple(words)
+
+
+def _rsync_deletes_root(args: tuple[str, ...], home: str, cwd: str | None) -> bool:
+    """`rsync --delete empty/ /`: the destination loses everything the source lacks."""
+    deletes = any(w.startswith("--del") or w.startswith("--remove-source") for w in args)
+    operands = _operands(args)
+    return deletes and len(operands) > 1 and _any_protected(operands[-1:], home, cwd)
 
 
 def _spawns(command: SimpleCommand) -> bool:

@@ -69,7 +69,9 @@ def fence_call(
             verdict = boundary.judge(target.lexical, target.real)
             if verdict.verdict == "forbidden":
                 return Fence("forbidden", "secret_path", verdict.path)
-            if verdict.verdict == "ask":
+            if not target.resolved:  # a loop, a parent it may not search, …: ask
+                worst = Fence("ask", "unresolvable_path", target.lexical)
+            elif verdict.verdict == "ask":
                 worst = Fence("ask", "outside_workspace", verdict.path)
         return worst
     if tool in SHELL_TOOLS:

@@ -45,6 +45,7 @@ class Gate:
                 outcome=decision.outcome,
                 reason=decision.reason,
                 rule=decision.rule,
+                asked_by=",".join(ctx.asked_by) or None,
             )
         )
         if decision.allowed:
@@ -90,6 +91,8 @@ class Gate:
                 tool=tool,
                 reason=decision.detail,
             )
+        elif reason == "invalid_args":
+            text = t("gate.invalid_args", lang, tool=tool, reason=decision.detail)
         elif reason in ("no_approver", "approval_unavailable", "policy_unavailable", "aborted"):
             text = t(f"gate.{reason}", lang, tool=tool)
         else:

@@ -1,10 +1,12 @@
 """The edge of the workspace boundary: where a path argument really leads (file system reads).
 
 API:
-- `Target(lexical, real)`; `locate(raw, workspace) -> Target`: `raw` as the file tools read it
-  (`~` expanded, relative to `workspace`); `lexical` folds `..` as text, `real` follows symlinks
-  the way the kernel does (`link/..` is the link target's parent), keeping the part that does not
-  exist yet as written. `workspace` must be a real path.
+- `Target(lexical, real, resolved)`; `locate(raw, workspace) -> Target`: `raw` as the file tools
+  read it (`~` expanded, relative to `workspace`); `lexical` folds `..` as text, `real` follows
+  symlinks the way the kernel does (`link/..` is the link target's parent), keeping the part that
+  does not exist yet as written. `workspace` must be a real path. A path that cannot be followed
+  (a symlink loop, a parent it may not search, a name too long, another user's `/proc/N/root`)
+  is `resolved=False` with `real` = `lexical`: nobody can say where it leads, so the gate asks.
 - `escaping_link(raw, workspace) -> str | None`: the first symlink on the way to `raw` whose
   target leaves the workspace (written relative to it), for a path written inside it.
 - `real_workspace(path)`: the workspace's real path, cached.
@@ -28,6 +30,7 @@ _UNPLAIN = frozenset({"", ".", ".."})  # components that need normalising
 class Target:
     lexical: str
     real: str
+    resolved: bool = True
 
 
 @functools.lru_cache(maxsize=64)
@@ -42,15 +45,24 @@ def joined(raw: str, workspace: str) -> str:
 
 def locate(raw: str, workspace: str) -> Target:
     path = joined(raw, workspace)
-    return Target(_collapse(posixpath.normpath(path)), real_path(path, workspace))
+    lexical = _collapse(posixpath.normpath(path))
+    real = resolve(path, workspace)
+    return Target(lexical, lexical, resolved=False) if real is None else Target(lexical, real)
 
 
 def real_path(path: str, workspace: str) -> str:
+    """Where `path` leads; as written (normalised) when that cannot be found out."""
+    real = resolve(path, workspace)
+    return _collapse(posixpath.normpath(path)) if real is None else real
+
+
+def resolve(path: str, workspace: str) -> str | None:
     """`os.path.realpath(path)`, with a fast walk for paths below the (real) workspace: one
-    `lstat` per component under it instead of one per component from `/`."""
+    `lstat` per component under it instead of one per component from `/`. None when the path
+    cannot be followed (`ELOOP`, `EACCES`, `ENAMETOOLONG`, …): only a missing tail is fine."""
     prefix = workspace if workspace.endswith("/") else workspace + "/"
     if not path.startswith(prefix):
-        return os.path.realpath(path)
+        return _realpath(path)
     current = prefix[:-1]  # "" for the root, so `current + "/" + part` needs no join
     parts = path[len(prefix) :].split("/")
     for index, part in enumerate(parts):
@@ -61,6 +73,8 @@ def real_path(path: str, workspace: str) -> str:
         candidate = f"{current}/{part}"
         try:
             mode = os.lstat(candidate).st_mode
+        except ValueError:  # an embedded NUL: no file has that name
+            return None
         except OSError as exc:
             if exc.errno in _MISSING:  # the rest does not exist: it stays as written
                 rest = parts[index + 1 :]
@@ -68,11 +82,27 @@ def real_path(path: str, workspace: str) -> str:
                     return "/".join((candidate, *rest))
                 # `missing/../link` is folded by our tools before they open it, so the link
                 # after the `..` is what they would follow: resolve the whole path
-            return os.path.realpath(path)
+            return _realpath(path)
         if stat.S_ISLNK(mode):
-            return os.path.realpath(path)
+            return _realpath(path)
         current = candidate
     return current or "/"
+
+
+def _realpath(path: str) -> str | None:
+    """The kernel's answer, or None when it has none: a missing tail is kept as written, any
+    other failure (a loop, a permission, a name too long) leaves the path unresolved."""
+    try:
+        return os.path.realpath(path, strict=True)
+    except OSError as exc:
+        if exc.errno not in _MISSING:
+            return None
+    except ValueError:  # an embedded NUL
+        return None
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return None
 
 
 def escaping_link(raw: str, workspace: str) -> str | None:
@@ -90,10 +120,12 @@ def escaping_link(raw: str, workspace: str) -> str | None:
         candidate = posixpath.join(current or "/", part)
         try:
             is_link = stat.S_ISLNK(os.lstat(candidate).st_mode)
-        except OSError:
+        except (OSError, ValueError):
             return None  # nothing further exists, so nothing further can lead elsewhere
         if is_link:
-            target = os.path.realpath(candidate)
+            target = _realpath(candidate)
+            if target is None:
+                return posixpath.relpath(candidate, workspace)  # leads nobody knows where
             if _within(candidate, workspace) and not _within(target, workspace):
                 return posixpath.relpath(candidate, workspace)
             candidate = target

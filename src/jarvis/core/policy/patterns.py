@@ -6,8 +6,11 @@ API:
 - `suggest_pattern(tool, args, workspace) -> str | None`: the pattern alone.
 
 - bash: the first two words as a token prefix (`git status --short` -> `git status`, `pwd` ->
-  `pwd`), quoted with `shlex.join` so it round-trips through the rule parser. Only for a line
-  that is exactly one safe simple command: `compound` for several, `unsafe` for any construct
+  `pwd`), of the canonical command when global options stand first (`git -P status` -> `git
+  status`, `python -m pytest tests` -> `pytest tests`; see `canonical`; none when a global
+  option is refused: `git -C /etc status` gets no `git -C`), quoted with `shlex.join` so it
+  round-trips through the rule parser. Only for a line that is exactly one safe simple
+  command: `compound` for several, `unsafe` for any construct
   in `shell.UnsafeReason` or bidi/zero-width characters. Never for a wrapper that runs another
   command (`wrapper`: `env`, `xargs`, `timeout`, `sudo`, `find` ...), for `eval`/`source`/
   `exec` or a shell/interpreter given a flag (`inline_code`: `sh -c`, `python -c`), for
@@ -39,6 +42,7 @@ from typing import Any
 
 from jarvis.core.policy import parse_guard
 from jarvis.core.policy.argv_policy import command_refusal, pattern_refusal
+from jarvis.core.policy.canonical import canonical_command
 from jarvis.core.policy.network import url_host
 from jarvis.core.policy.programs import (
     DYNAMIC_EVAL_COMMANDS,
@@ -99,6 +103,13 @@ def _shell_pattern(command: str) -> Explained:
     if analysis.unsafe or parse_guard.has_invisible_formatting(command):
         return None, "unsafe"  # a pattern a human cannot read as it matches is no consent
     simple = analysis.commands[0]
+    canon = None if simple.assignments else canonical_command(simple.words)
+    if canon is not None and canon.exact and canon.refusal is not None:
+        return None, canon.refusal.reason  # `git -C` would cover every place and subcommand
+    canonical = None if canon is None else _canonical_words(simple.words)
+    if canonical is not None:
+        refusal = command_refusal(simple, len(canonical), canonical=True)
+        return (None, refusal.reason) if refusal else (shlex.join(canonical), None)
     words = simple.words[:_PREFIX_WORDS]
     name = program_name(words[0])
     if words[0] in DYNAMIC_EVAL_COMMANDS:
@@ -115,6 +126,20 @@ def _shell_pattern(command: str) -> Explained:
     if pattern_refusal(words) is not None:
         return None, "runs_code"
     return shlex.join(words), None
+
+
+def _canonical_words(words: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The rule prefix of the canonical command (`git -P status` -> `git status`), when the
+    global options are all known and none is refused: a rule that still covers this call."""
+    canon = canonical_command(words)
+    if canon is None or not canon.exact or canon.argv == words:
+        return None
+    if canon.argv[0] != words[0] and "/" in words[0]:
+        return None
+    prefix = canon.argv[:_PREFIX_WORDS]
+    if secret_in(prefix) is not None or pattern_refusal(prefix) is not None:
+        return None
+    return prefix
 
 
 def _path_pattern(raw: str, workspace: Path) -> Explained:

@@ -19,8 +19,8 @@ WRAPPER_COMMANDS = frozenset(
     {
         "builtin", "busybox", "chroot", "command", "coproc", "doas", "env", "exec", "find",
         "flock", "ionice", "nice", "nohup", "parallel", "pkexec", "runuser", "setpriv", "setsid",
-        "stdbuf", "strace", "su", "sudo", "taskset", "time", "timeout", "unbuffer", "unshare",
-        "watch", "xargs",
+        "stdbuf", "strace", "su", "sudo", "taskset", "time", "timeout", "toybox", "unbuffer",
+        "unshare", "watch", "xargs",
     }
 )  # fmt: skip
 # Shells and interpreters whose flags (`-c`, `-e`, `-m`) run code given inline.

@@ -20,7 +20,9 @@ Semantics:
   granted under another policy fingerprint is stale and skipped (hand-written rules have no
   fingerprint and never go stale); deny rules apply whatever their fingerprint.
 - bash allow: exact token prefix of the words as written (`git status` covers `git status -s`,
-  not `git stash`, `./git status`, `env git status` or `FOO=1 git status`). `*` covers any
+  not `git stash`, `./git status`, `env git status` or `FOO=1 git status`), or of the canonical
+  command when its global options are all known and harmless (`git -P status`; see
+  `canonical`). `*` covers any
   simple command, and a trailing ` *` is the same as leaving it out (`uv run *` == `uv run`).
   A line is allowed only when it is safe (see `shell.py`) and *every* simple command is covered:
   its most specific rule matches and the program's argument policy accepts the whole argv
@@ -30,7 +32,8 @@ Semantics:
 - bash deny is best effort and errs toward blocking: it checks every simple command (also inside
   substitutions), matches the command name's basename too (`/bin/rm` for `rm`), looks inside
   `sh -c '..'` and `eval ..`, and tries the words after a wrapper or runner (`env`, `xargs`,
-  `timeout`, `find -exec`, `uv run`, `npx` ...; see `unwrap`). Allow is exact and errs toward
+  `timeout`, `find -exec`, `uv run`, `npx` ...; see `unwrap`), and tries every canonical form
+  (`git -C . push` is `git push`; `canonical.deny_forms`). Allow is exact and errs toward
   asking.
 - write_file/edit_file: glob over the lexically normalised path (`*` and `?` stay inside one
   directory, `**` crosses any depth, nothing else is special). Relative patterns match paths
@@ -52,7 +55,7 @@ import posixpath
 import re
 import shlex
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
@@ -60,13 +63,18 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from jarvis.core.policy.argv_policy import command_refusal, pattern_refusal
-from jarvis.core.policy.canonical import canonical_command, deny_forms, has_canonical
 from jarvis.core.policy.globs import GlobUnion, compile_glob, compile_read_glob
 from jarvis.core.policy.network import normalise_host_pattern
-from jarvis.core.policy.programs import program_name
+from jarvis.core.policy.rule_index import (
+    Entry,
+    ShellIndex,
+    allow_entry,
+    canonical_entry,
+    deny_entry,
+    in_force,
+)
 from jarvis.core.policy.secrets import secret_in
-from jarvis.core.policy.shell import ShellAnalysis, SimpleCommand
-from jarvis.core.policy.unwrap import views
+from jarvis.core.policy.shell import ShellAnalysis
 
 SHELL_TOOLS = frozenset({"bash"})
 PATH_TOOLS = frozenset({"write_file", "edit_file"})
@@ -151,23 +159,9 @@ class RuleMatch:
 NO_MATCH = RuleMatch("none")
 
 
-@dataclass(frozen=True, slots=True)
-class _Entry:
-    """A rule flattened for the hot path (pydantic private attributes are slow to read)."""
-
-    rule: Rule
-    tokens: tuple[str, ...]
-    glob: re.Pattern[str] | None
-    absolute: bool  # an absolute path glob
-    specificity: int  # bash: token count; paths: pattern length
-    expires_ms: int | None
-    fingerprint: str | None
-    deny: bool
-
-
-def _entry(rule: Rule) -> _Entry:
+def _entry(rule: Rule) -> Entry[Rule]:
     shell = rule.tool in SHELL_TOOLS
-    return _Entry(
+    return Entry(
         rule=rule,
         tokens=rule._tokens,
         glob=rule._glob,
@@ -179,24 +173,6 @@ def _entry(rule: Rule) -> _Entry:
     )
 
 
-# Distinct short commands remembered per rule set (long hostile lines are judged afresh).
-_MEMO_LIMIT, _MEMO_WORDS, _MEMO_CHARS = 4096, 32, 1024
-
-
-@dataclass(slots=True)
-class _ShellIndex:
-    by_first: dict[str, list[_Entry]] = field(default_factory=dict)
-    any: list[_Entry] = field(default_factory=list)
-    # deny: the entries whose words an argv shows, in match order (pure; in force is per call)
-    hits: dict[tuple[str, ...], tuple[_Entry, ...]] = field(default_factory=dict)
-
-    def add(self, entry: _Entry) -> None:
-        if entry.tokens:
-            self.by_first.setdefault(entry.tokens[0], []).append(entry)
-        else:
-            self.any.append(entry)
-
-
 class RuleSet:
     """Rules compiled for matching; build once per load, never per call."""
 
@@ -206,9 +182,9 @@ class RuleSet:
         self.rules: tuple[Rule, ...] = tuple(rules)
         # Errors of rule files that never loaded: what they denied is unknown, so the gate asks.
         self.unreadable = unreadable
-        self._allow = _ShellIndex()
-        self._deny = _ShellIndex()
-        self._by_tool: dict[tuple[str, RuleAction], list[_Entry]] = {}
+        self._allow = ShellIndex()
+        self._deny = ShellIndex()
+        self._by_tool: dict[tuple[str, RuleAction], list[Entry[Rule]]] = {}
         for rule in self.rules:
             entry = _entry(rule)
             if rule.tool in SHELL_TOOLS:
@@ -235,15 +211,15 @@ def match_shell_rules(
     command is covered by an allow rule; otherwise none (ask)."""
     if rules._deny.by_first or rules._deny.any:
         for command in analysis.commands:
-            denied = _deny_entry(command, rules._deny, now_ms)
+            denied = deny_entry(command, rules._deny, now_ms)
             if denied is not None:
                 return RuleMatch("deny", (denied.rule,), "deny_rule")
     if analysis.unsafe:
         return RuleMatch("none", reason=analysis.unsafe[0])
     covering: list[Rule] = []
     for command in analysis.commands:
-        entry = _allow_entry(command.words, rules._allow, now_ms, fingerprint)
-        canonical = _canonical_entry(command, rules._allow, now_ms, fingerprint)
+        entry = allow_entry(command.words, rules._allow, now_ms, fingerprint)
+        canonical = canonical_entry(command, rules._allow, now_ms, fingerprint)
         if canonical is not None and (entry is None or canonical.specificity > entry.specificity):
             entry = canonical
         if entry is None:
@@ -285,7 +261,7 @@ def match_any_rules(
     """Tools without patterns: a `*` rule covers every call; deny wins."""
     for action in ("deny", "allow"):
         for entry in rules._by_tool.get((tool, action), []):
-            if _in_force(entry, now_ms, fingerprint):
+            if in_force(entry, now_ms, fingerprint):
                 return RuleMatch(action, (entry.rule,), f"{action}_rule")
     return NO_MATCH
 
@@ -346,75 +322,6 @@ def _normalise_glob(pattern: str) -> str:
 # matching
 
 
-def _in_force(entry: _Entry, now_ms: int, fingerprint: str | None) -> bool:
-    if entry.expires_ms is not None and entry.expires_ms <= now_ms:
-        return False
-    return entry.deny or entry.fingerprint is None or entry.fingerprint == fingerprint
-
-
-def _allow_entry(
-    words: tuple[str, ...], index: _ShellIndex, now_ms: int, fingerprint: str | None
-) -> _Entry | None:
-    best: _Entry | None = None
-    for entry in index.by_first.get(words[0], ()):
-        if (
-            (best is None or entry.specificity > best.specificity)
-            and words[: entry.specificity] == entry.tokens
-            and _in_force(entry, now_ms, fingerprint)
-        ):
-            best = entry
-    if best is None:
-        best = next((entry for entry in index.any if _in_force(entry, now_ms, fingerprint)), None)
-    return best
-
-
-def _canonical_entry(
-    command: SimpleCommand, index: _ShellIndex, now_ms: int, fingerprint: str | None
-) -> _Entry | None:
-    """The allow rule covering the canonical command (`git -P status` for `git status`): only
-    when every global option is known, and the program word is the written one (a bare
-    `python` for `python -m pytest`: `./python` is not python)."""
-    words = command.words
-    if command.assignments or not has_canonical(program_name(words[0])):
-        return None
-    canon = canonical_command(words)
-    if canon is None or not canon.exact or canon.argv == words:
-        return None
-    if canon.argv[0] != words[0] and "/" in words[0]:
-        return None
-    entry = _allow_entry(canon.argv, index, now_ms, fingerprint)
-    return entry if entry is not None and entry.tokens else None
-
-
-def _deny_entry(command: SimpleCommand, index: _ShellIndex, now_ms: int) -> _Entry | None:
-    argv = command.argv
-    hits = index.hits.get(argv)
-    if hits is None:
-        hits = tuple(_deny_hits(command, index))
-        if len(argv) <= _MEMO_WORDS and sum(map(len, argv)) <= _MEMO_CHARS:
-            if len(index.hits) >= _MEMO_LIMIT:
-                index.hits.clear()
-            index.hits[argv] = hits
-    return next((entry for entry in hits if _in_force(entry, now_ms, None)), None)
-
-
-def _deny_hits(command: SimpleCommand, index: _ShellIndex) -> Iterator[_Entry]:
-    for words, start in views(command.argv):
-        yield from _argv_hits(words, start, index)
-        if has_canonical(program_name(words[start])):
-            for form in deny_forms(words[start:]):
-                yield from _argv_hits(form, 0, index)
-        yield from index.any
-
-
-def _argv_hits(words: tuple[str, ...], start: int, index: _ShellIndex) -> Iterator[_Entry]:
-    name, base = words[start], program_name(words[start])
-    for key in (name, base) if base != name else (name,):
-        for entry in index.by_first.get(key, ()):
-            if words[start + 1 : start + entry.specificity] == entry.tokens[1:]:
-                yield entry
-
-
 def _locate(raw: str, workspace: Path) -> tuple[str, str | None]:
     """(absolute path, path relative to the workspace or None when outside)."""
     root = _root(workspace)
@@ -435,10 +342,10 @@ def _collapse_root(path: str) -> str:
     return "/" + path.lstrip("/") if path.startswith("//") else path
 
 
-_PathGroup = tuple[tuple["_Entry", ...], GlobUnion]
+_PathGroup = tuple[tuple["Entry[Rule]", ...], GlobUnion]
 
 
-def _path_group(entries: list[_Entry], action: RuleAction) -> _PathGroup:
+def _path_group(entries: list[Entry[Rule]], action: RuleAction) -> _PathGroup:
     """Deny: file order (the first covering rule is named). Allow: the longest pattern first,
     file order among equals (the most specific covering rule is named)."""
     ordered = entries if action == "deny" else sorted(entries, key=lambda e: -e.specificity)
@@ -447,19 +354,19 @@ def _path_group(entries: list[_Entry], action: RuleAction) -> _PathGroup:
 
 def _first_covering(
     group: _PathGroup, absolute: str, relative: str | None, now_ms: int, fingerprint: str | None
-) -> _Entry | None:
+) -> Entry[Rule] | None:
     entries, union = group
     position = union.first(absolute, relative)
     if position is None:
         return None
     # the rules before `position` do not cover the path; a covering one may be out of force
     for entry in entries[position:]:
-        if _in_force(entry, now_ms, fingerprint) and _covers_path(entry, absolute, relative):
+        if in_force(entry, now_ms, fingerprint) and _covers_path(entry, absolute, relative):
             return entry
     return None
 
 
-def _covers_path(entry: _Entry, absolute: str, relative: str | None) -> bool:
+def _covers_path(entry: Entry[Rule], absolute: str, relative: str | None) -> bool:
     target = absolute if entry.absolute else relative
     glob = entry.glob
     return target is not None and glob is not None and glob.fullmatch(target) is not None

@@ -34,6 +34,7 @@ from jarvis.core.config import SecuritySettings
 from jarvis.core.plugins.host import PluginHost
 from jarvis.core.policy.boundary import Boundary
 from jarvis.core.policy.boundary_rules import has_rules, match_host_rules, match_target_rules
+from jarvis.core.policy.consent_chain import strictest
 from jarvis.core.policy.dangerous import DangerousMatcher
 from jarvis.core.policy.destructive import judge_command
 from jarvis.core.policy.fence import (
@@ -44,6 +45,7 @@ from jarvis.core.policy.fence import (
     fence_call,
     shell_secret_word,
 )
+from jarvis.core.policy.glob_scope import call_pattern_problem
 from jarvis.core.policy.network import url_host
 from jarvis.core.policy.paths import Target
 from jarvis.core.policy.patterns import explain_pattern, suggest_pattern
@@ -204,6 +206,9 @@ class Sandbox:
             pattern = self._dangerous.check(command)
             if pattern is not None:
                 return Decision("block", "dangerous", detail=pattern)
+        refused = call_pattern_problem(tool.name, call.arguments)  # the tool refuses it too
+        if refused is not None:
+            return Decision("block", "invalid_args", detail=refused)
         fence = self._fence(tool, call, verdict == "approval_required")
         if fence.verdict == "forbidden":
             return Decision("block", "secret_path", detail=fence.path)
@@ -300,7 +305,16 @@ class Sandbox:
     async def _match(
         self, tool: Tool, call: ToolCall, ctx: ToolCallContext, required: bool
     ) -> RuleMatch:
-        rules = await self.rules.rules_for(ctx.agent_id, ctx.user_id)
+        """The agent's rules; under `ask_agent`, every asking agent's too (`consent_chain`)."""
+        agents = (ctx.agent_id, *reversed(ctx.asked_by))
+        return strictest(
+            [await self._match_for(agent, tool, call, ctx, required) for agent in agents]
+        )
+
+    async def _match_for(
+        self, agent: str, tool: Tool, call: ToolCall, ctx: ToolCallContext, required: bool
+    ) -> RuleMatch:
+        rules = await self.rules.rules_for(agent, ctx.user_id)
         if not len(rules) and not rules.unreadable:
             return NO_MATCH
         now, current = self.clock.now_ms(), self.fingerprint(tool, required)
@@ -331,6 +345,8 @@ class Sandbox:
             if not targets:
                 return NO_MATCH
             (target,) = targets
+            if not target.resolved:
+                return NO_MATCH  # no rule can say where it leads: a human is asked
             return match_target_rules(
                 tool.name,
                 target.lexical,

@@ -16,7 +16,8 @@ API:
 
 Unsafe reasons (fail closed, like Codex): `parse_error` (ERROR/MISSING nodes or any construct not
 understood here), `command_substitution`, `process_substitution`, `write_redirection` (a write to
-anything but `/dev/null`; fd duplication and input redirection are fine), `expansion` (`$VAR`,
+anything but `/dev/null`; fd duplication and input redirection are fine), `network_redirection`
+(a redirection from or to `/dev/tcp/..` or `/dev/udp/..`: bash opens a socket), `expansion` (`$VAR`,
 `${..}`, `$((..))`, `$'..'`, brace expansion), `dynamic_eval` (`eval`, `source`, `.`, `exec`),
 `compound` (if/for/while/case/functions/tests), `assignment` (a `VAR=value` prefix or a bare
 assignment), `empty`, and three where tree-sitter and bash are known to read a line differently

@@ -89,6 +89,8 @@ class RedirectReader:
             self.flag("parse_error")  # `-l2>f` is the word `-l2` and `>f` to bash
 
     def _judge_file_redirect(self, operator: str, target: str, wiring: Wiring) -> None:
+        if is_network_path(target):
+            self.flag("network_redirection")  # bash opens a socket: `cat </dev/tcp/host/80`
         if operator in _WRITE_OPS:
             wiring.writes.append(target)
             if target != "/dev/null":
@@ -136,6 +138,15 @@ class RedirectReader:
         for found in _BACKQUOTED.finditer(text):
             offset = len(text[: found.start()].encode("utf-8"))
             self.adopt(found.group(1), body.start_byte + offset, slot)
+
+
+def is_network_path(target: str) -> bool:
+    """`/dev/tcp/host/port` and `/dev/udp/...`: bash connects instead of opening a file (also
+    written `//dev/tcp`, `/dev/./tcp` or `/dev//udp`)."""
+    if not target.startswith("/") or "dev" not in target:
+        return False
+    parts = [part for part in target.split("/") if part not in ("", ".")]
+    return len(parts) >= 2 and parts[0] == "dev" and parts[1] in ("tcp", "udp")
 
 
 def _text(node: Node) -> str:

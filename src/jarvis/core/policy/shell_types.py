@@ -14,6 +14,7 @@ UnsafeReason = Literal[
     "command_substitution",
     "process_substitution",
     "write_redirection",
+    "network_redirection",
     "expansion",
     "dynamic_eval",
     "compound",

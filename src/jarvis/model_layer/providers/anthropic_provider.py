@@ -150,6 +150,7 @@ class AnthropicProvider(Provider):
     async def stream(
         self, model: str, ctx: LLMContext, options: StreamOptions | None = None
     ) -> AsyncIterator[StreamEvent]:
+        lang = (options.language if options else None) or self.language
         try:
             events = await self.client.messages.create(
                 **self._request(model, ctx, options), stream=True
@@ -157,13 +158,13 @@ class AnthropicProvider(Provider):
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            yield self._error(exc, model)
+            yield self._error(exc, model, lang)
             return
-        async for event in self._read(events, model):
+        async for event in self._read(events, model, lang):
             yield event
 
     async def _read(
-        self, events: AsyncStream[RawMessageStreamEvent], model: str
+        self, events: AsyncStream[RawMessageStreamEvent], model: str, lang: Language
     ) -> AsyncIterator[StreamEvent]:
         state = _StreamState()
         try:
@@ -174,13 +175,15 @@ class AnthropicProvider(Provider):
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # broke off mid-stream: what arrived stays, and no retry
-            yield self._error(exc, model, mid_stream=True)
+            yield self._error(exc, model, lang, mid_stream=True)
             return
         yield Stop(reason=_STOP_REASONS.get(state.reason, state.reason), usage=state.usage)
 
-    def _error(self, exc: Exception, model: str, *, mid_stream: bool = False) -> ProviderError:
+    def _error(
+        self, exc: Exception, model: str, lang: Language, *, mid_stream: bool = False
+    ) -> ProviderError:
         kind, detail = self._classify(exc, mid_stream)
-        return provider_error(kind, detail, base_url=self.base_url, model=model, lang=self.language)
+        return provider_error(kind, detail, base_url=self.base_url, model=model, lang=lang)
 
     def _classify(self, exc: Exception, mid_stream: bool) -> tuple[ErrorKind, str]:
         if _is_missing_key(exc):

@@ -88,16 +88,17 @@ class OpenAIProvider(Provider):
     async def stream(
         self, model: str, ctx: LLMContext, options: StreamOptions | None = None
     ) -> AsyncIterator[StreamEvent]:
+        lang = (options.language if options else None) or self.language
         try:
-            async for event in self._events(model, ctx, options):
+            async for event in self._events(model, ctx, options, lang):
                 yield event
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a failed request; mid-stream failures are handled while reading
-            yield self._error(exc, model)
+            yield self._error(exc, model, lang)
 
     async def _events(
-        self, model: str, ctx: LLMContext, options: StreamOptions | None
+        self, model: str, ctx: LLMContext, options: StreamOptions | None, lang: Language
     ) -> AsyncIterator[StreamEvent]:
         request = self._request(model, ctx, options)
         chunks = None
@@ -105,12 +106,12 @@ class OpenAIProvider(Provider):
             chunks = await self._open_stream(model, request)
         if chunks is not None:
             guard = StreamGuard()
-            async for event in self._read_stream(chunks, model, guard):
+            async for event in self._read_stream(chunks, model, guard, lang):
                 yield event
             if not guard.ask_again:
                 return
         # Tools refused with streaming, or a stream that broke before showing anything.
-        async for event in self._answer_once(request, model):
+        async for event in self._answer_once(request, model, lang):
             yield event
 
     def _request(
@@ -131,6 +132,8 @@ class OpenAIProvider(Provider):
             request["temperature"] = temperature
         if max_tokens is not None:
             request["max_tokens"] = max_tokens
+        if options.reasoning_effort is not None:
+            request["reasoning_effort"] = options.reasoning_effort
         return request
 
     async def _open_stream(
@@ -168,7 +171,11 @@ class OpenAIProvider(Provider):
         return delay * (1 - 0.25 * random.random())
 
     async def _read_stream(
-        self, chunks: AsyncStream[ChatCompletionChunk], model: str, guard: StreamGuard
+        self,
+        chunks: AsyncStream[ChatCompletionChunk],
+        model: str,
+        guard: StreamGuard,
+        lang: Language,
     ) -> AsyncIterator[StreamEvent]:
         """The stream's events and its Stop or error; nothing final when `guard.ask_again`."""
         try:
@@ -177,18 +184,20 @@ class OpenAIProvider(Provider):
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # broke off mid-stream: what arrived stays, and no retry
-            yield self._error(exc, model, mid_stream=guard.chunks > 0)
+            yield self._error(exc, model, lang, mid_stream=guard.chunks > 0)
             return
         if guard.finish_reason is None:
             if not guard.ask_again:  # shown text stays; a half-received call is not run
-                yield self._unfinished(partial=True)
+                yield self._unfinished(lang, partial=True)
             return
         calls = finished_calls(guard.calls)
         for call in calls:
             yield call
         yield Stop(reason=stop_reason(guard.finish_reason, bool(calls)), usage=guard.usage)
 
-    async def _answer_once(self, request: dict[str, Any], model: str) -> AsyncIterator[StreamEvent]:
+    async def _answer_once(
+        self, request: dict[str, Any], model: str, lang: Language
+    ) -> AsyncIterator[StreamEvent]:
         """One non-streaming request, emitted as the events its stream would have produced."""
         completion = await self._with_retries(
             lambda: self.client.chat.completions.create(**request)
@@ -196,7 +205,7 @@ class OpenAIProvider(Provider):
         events, reason = completion_events(completion)
         if reason is None and not events:
             # A whole JSON answer with nothing in it and no reason is not an answer either.
-            yield self._unfinished(partial=False)
+            yield self._unfinished(lang, partial=False)
             return
         for event in events:
             yield event
@@ -206,12 +215,14 @@ class OpenAIProvider(Provider):
         usage = usage_of(completion.usage) or Usage()
         yield Stop(reason=stop_reason(reason or "stop", has_calls), usage=usage)
 
-    def _unfinished(self, *, partial: bool) -> ProviderError:
+    def _unfinished(self, lang: Language, *, partial: bool) -> ProviderError:
         key = "model.unfinished_partial" if partial else "model.unfinished"
-        return ProviderError(message=t(key, self.language), kind="broken_stream")
+        return ProviderError(message=t(key, lang), kind="broken_stream")
 
-    def _error(self, exc: Exception, model: str, *, mid_stream: bool = False) -> ProviderError:
-        base_url, lang = self.settings.base_url, self.language
+    def _error(
+        self, exc: Exception, model: str, lang: Language, *, mid_stream: bool = False
+    ) -> ProviderError:
+        base_url = self.settings.base_url
         if isinstance(exc, openai.APITimeoutError) or (mid_stream and _is_timeout(exc)):
             return timeout_error(
                 base_url=base_url, timeout_sec=self.settings.timeout_sec, lang=lang

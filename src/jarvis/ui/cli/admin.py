@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from jarvis.common.jsonl import json_line, one_line
 from jarvis.ui.cli.storage_cmd import with_storage
 
 if TYPE_CHECKING:  # imported when a command runs: `jarvis --help` stays fast
@@ -18,7 +19,7 @@ approvals = typer.Typer(help="Remembered approval rules.", no_args_is_help=True)
 
 
 def _assembly() -> AppAssembly:
-    from jarvis.ui.cli.main import assemble
+    from jarvis.ui.cli.assembly import assemble
 
     return assemble(demo=True)
 
@@ -85,7 +86,7 @@ def check(
     arguments = _json_object(args)
     result = with_storage(lambda app: _check(app, tool, arguments, agent, user))
     if as_json:
-        typer.echo(json.dumps(result, ensure_ascii=False))
+        typer.echo(json_line(result))
     else:
         extra = f"  rule: {result['rule']}" if result.get("rule") else ""
         detail = f"  ({result['detail']})" if result.get("detail") else ""
@@ -96,7 +97,7 @@ async def _check_lines(app: AppAssembly, agent: str, user: str) -> None:
     for line in sys.stdin:
         if line.strip():
             result = await _check_line(app, line, agent, user)
-            typer.echo(json.dumps(result, ensure_ascii=False))
+            typer.echo(json_line(result))
 
 
 async def _check_line(app: AppAssembly, line: str, agent: str, user: str) -> dict[str, Any]:
@@ -158,12 +159,13 @@ def audit(
         typer.echo("(no audit lines match)" if tool or outcome or session or user else "(empty)")
     for r in rows:
         if as_json:
-            typer.echo(r.model_dump_json())
+            typer.echo(one_line(r.model_dump_json()))
             continue
         when = datetime.fromtimestamp(r.ts_ms / 1000, zone).strftime("%Y-%m-%d %H:%M:%S %Z")
         rule = f"  [{r.rule}]" if r.rule else ""
+        agent = f"{r.asked_by.replace(',', '→')}→{r.agent}" if r.asked_by else r.agent
         typer.echo(
-            f"{when}  {r.user}/{r.agent}  {r.session}#{r.turn}  {r.tool} ({r.source})  "
+            f"{when}  {r.user}/{agent}  {r.session}#{r.turn}  {r.tool} ({r.source})  "
             f"{r.outcome}:{r.reason}{rule}"
         )
 

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from jarvis.agent_layer.tools import ToolResult
 from jarvis.core.policy.boundary import Boundary
+from jarvis.core.policy.glob_scope import glob_pattern_problem
 from jarvis.core.tools.base import ToolEnv
 from jarvis.core.tools.builtins._args import (
     bool_arg,
@@ -134,10 +135,9 @@ class GlobTool(_SearchTool):
 
     async def _run(self, args: dict[str, Any], env: ToolEnv) -> ToolResult:
         pattern = text_arg(args, "pattern", nonempty=True)
-        if Path(pattern).is_absolute():
-            return failure("pattern must be relative; put the directory in the path argument")
-        if ".." in PurePosixPath(pattern).parts:
-            return failure("pattern must not climb out with '..'; put the directory in path")
+        refused = glob_pattern_problem(pattern)  # the gate blocks the same patterns
+        if refused is not None:
+            return failure(refused)
         base, problem = _base_dir(args, env)
         if problem is not None:
             return failure(problem)

@@ -61,6 +61,7 @@
   stream.onerror = () => { delete inboxCard.dataset.live; }; // it reconnects by itself
   hud.on("proactive_message", (ev) => show(ev));
   function show(ev) {
+    if (ev.kind === "filler") return; // a status line in the chat (thinking.js), not the inbox
     if (seen.has(ev.message_id)) return; // one message, one line, even if sent twice
     seen.add(ev.message_id);
     const item = el("li", `proactive-item ${ev.kind || ""} ${ev.status || ""}`.trim());

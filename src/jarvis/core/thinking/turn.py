@@ -1,0 +1,264 @@
+"""The thinking step of a turn, between the security pipeline and the loop (seed 004).
+
+Every validated prompt is routed (`thought_route`); a routed "think" buys the provider's effort
+setting where the model has one, and — when the agent's engine is `auto` (or `always`) — one
+inner-thought call whose frame joins this turn's model-visible message, never the history.
+Every started thought ends with `thought_end`; a failed one leaves the turn exactly as with the
+engine off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from pydantic import BaseModel
+
+from jarvis.agent_layer.events import (
+    AgentEnd,
+    AgentError,
+    EventSink,
+    MessageUpdate,
+    ToolExecutionStart,
+)
+from jarvis.agent_layer.loop import AgentLoopConfig
+from jarvis.agent_layer.thought import Route, RouteInput, RouterWeights, route
+from jarvis.agent_layer.thought.engine import InnerThoughtEngine, ThoughtFrame
+from jarvis.agent_layer.thought.events import (
+    InnerThought,
+    ProactiveMessage,
+    ThoughtEnd,
+    ThoughtRoute,
+)
+from jarvis.common.i18n import Language, t
+from jarvis.common.logging import get_logger
+from jarvis.core.thinking.fillers import Pending, WaitTracker, choose_filler
+from jarvis.model_layer.messages import AssistantMessage, Message, UserMessage
+
+_log = get_logger("jarvis.thought")
+
+EngineMode = Literal["off", "auto", "always"]
+# Routes decided by a hard "never" rule: not even `always` thinks on them.
+HARD_NO = frozenset({"approval_answer", "slash_command", "yes_no", "acknowledgement"})
+_RECENT_MESSAGES = 6
+_RECENT_CHARS = 300
+
+# Open loops for the thought, newest first, numbered `[1] description (due …)`.
+OpenLoopLines = Callable[[str, str], Awaitable[str]]
+
+
+def runs_thought(mode: EngineMode, decided: Route) -> bool:
+    """Whether the inner-thought call runs for this route (pure)."""
+    if mode == "off" or decided.reason in HARD_NO:
+        return False
+    return mode == "always" or decided.think
+
+
+@dataclass(frozen=True)
+class ThinkingPlan:
+    route: Route
+    frame: ThoughtFrame | None = None
+    effort: str | None = None
+    person: str = ""  # the `[사용자]` section: what the user model holds as active facts
+
+    def note(self, lang: Language) -> str:
+        """What the model sees this turn only: the person's facts and the thought."""
+        if self.frame is None:
+            return self.person
+        f = self.frame
+        parts = {"interpretation": f.interpretation, "decision": f.decision, "frame": f.frame}
+        thought = t("thought.note", lang, **parts)
+        return f"{self.person}\n\n{thought}" if self.person else thought
+
+    def loop_config(self, config: AgentLoopConfig) -> AgentLoopConfig:
+        """The routed "think" buys the provider's effort setting, when the model has one."""
+        if not self.route.think or self.effort is None:
+            return config
+        options = config.options.model_copy(update={"reasoning_effort": self.effort})
+        return dataclasses.replace(config, options=options)
+
+
+@dataclass(frozen=True)
+class TurnScope:
+    agent_id: str
+    user_id: str
+    language: Language
+    turn: int = 0
+
+
+class TurnHost(Protocol):
+    """The session a turn runs in (AgentSession is one)."""
+
+    @property
+    def id(self) -> str: ...
+
+    def emit(self, event: BaseModel) -> None: ...
+
+    def subscribe(self, sink: EventSink) -> Callable[[], None]: ...
+
+
+@dataclass(frozen=True)
+class Fillers:
+    """Filler settings of one agent: where waits are tracked, when a wait counts as long."""
+
+    waits: WaitTracker
+    answer_key: str  # the answer model's key in `waits` (first-token times)
+    after_sec: float = 2.0
+
+
+class TurnThinking:
+    def __init__(
+        self,
+        weights: RouterWeights,
+        *,
+        mode: EngineMode = "off",
+        engine: InnerThoughtEngine | None = None,
+        effort: str | None = None,
+        open_loops: OpenLoopLines | None = None,
+        pending_approval: Callable[[str], bool] | None = None,
+        now: Callable[[], str] = lambda: "",
+        fillers: Fillers | None = None,
+        person: Callable[[str, Language], str] | None = None,
+    ) -> None:
+        self.weights = weights
+        self.mode: EngineMode = mode if engine is not None else "off"
+        self.engine = engine
+        self.effort = effort
+        self.open_loops = open_loops
+        self.pending_approval = pending_approval
+        self.now = now  # the person's local time, for the template
+        self.fillers = fillers
+        self.person = person  # user id, language → the `[사용자]` section ("" when none)
+
+    async def plan(
+        self,
+        text: str,
+        recent: list[Message],
+        scope: TurnScope,
+        host: TurnHost,
+        abort: asyncio.Event,
+    ) -> ThinkingPlan:
+        emit = host.emit
+        pending = self.pending_approval(host.id) if self.pending_approval else False
+        decided = route(RouteInput(text, pending_approval=pending), self.weights)
+        emit(
+            ThoughtRoute(
+                think=decided.think,
+                p_think=decided.p_think,
+                reason=decided.reason,
+                engine=self.mode,
+            )
+        )
+        person = self.person(scope.user_id, scope.language) if self.person else ""
+        plan = ThinkingPlan(decided, effort=self.effort, person=person)
+        filled = False
+        if self.engine is not None and runs_thought(self.mode, decided):
+            filled = self._filler("thought", f"thought:{self.engine.model}", scope, host)
+            plan = dataclasses.replace(
+                plan, frame=await self._timed_thought(text, recent, scope, emit, abort)
+            )
+        if self.fillers is not None:
+            if not filled:
+                self._filler("first_round", self.fillers.answer_key, scope, host)
+            _FirstToken(host, self.fillers.waits, self.fillers.answer_key)
+        return plan
+
+    async def _timed_thought(
+        self,
+        text: str,
+        recent: list[Message],
+        scope: TurnScope,
+        emit: EventSink,
+        abort: asyncio.Event,
+    ) -> ThoughtFrame | None:
+        assert self.engine is not None
+        frame: ThoughtFrame | None = None
+        reason = "error"
+        start = time.monotonic()
+        try:
+            frame, reason = await self._think(self.engine, text, recent, scope, abort)
+        except Exception:  # never a broken turn because of a thought
+            _log.exception("inner thought failed")
+        finally:
+            if frame is not None:
+                emit(InnerThought(**dataclasses.asdict(frame)))
+            emit(ThoughtEnd(ok=frame is not None, reason="" if frame else reason))
+        if self.fillers is not None and reason != "aborted":
+            self.fillers.waits.record(f"thought:{self.engine.model}", time.monotonic() - start)
+        return frame
+
+    def _filler(self, pending: Pending, key: str, scope: TurnScope, host: TurnHost) -> bool:
+        """At most one filler per turn, chosen by code (see fillers.py)."""
+        if self.fillers is None:
+            return False
+        waits = self.fillers.waits
+        line = choose_filler(
+            pending,
+            waits.predicted(key),
+            self.fillers.after_sec,
+            waits.last_three(host.id),
+            scope.language,
+        )
+        if line is None:
+            return False
+        waits.said(host.id, line)
+        message_id = f"filler:{host.id}:{scope.turn}"
+        host.emit(ProactiveMessage(text=line, kind="filler", message_id=message_id))
+        return True
+
+    async def _think(
+        self,
+        engine: InnerThoughtEngine,
+        text: str,
+        recent: list[Message],
+        scope: TurnScope,
+        abort: asyncio.Event,
+    ) -> tuple[ThoughtFrame | None, str]:
+        loops = ""
+        if self.open_loops is not None:
+            try:
+                loops = await self.open_loops(scope.agent_id, scope.user_id)
+            except Exception as exc:  # the thought goes on without the AGENDA
+                _log.warning("open loops for the thought unavailable: %s", exc)
+        ctx = engine.context(
+            text=text,
+            recent=recent_lines(recent) or t("thought.no_recent", scope.language),
+            open_loops=loops or t("thought.no_loops", scope.language),
+            now=self.now(),
+        )
+        result = await engine.think(ctx, abort)
+        return result.frame, result.reason
+
+
+class _FirstToken:
+    """Records how long the answer model took to its first text or tool call, once per turn."""
+
+    def __init__(self, host: TurnHost, waits: WaitTracker, key: str) -> None:
+        self.waits = waits
+        self.key = key
+        self.start = time.monotonic()
+        self.stop = host.subscribe(self)
+
+    def __call__(self, event: BaseModel) -> None:
+        if isinstance(event, MessageUpdate) and not event.text_delta:
+            return
+        if isinstance(event, MessageUpdate | ToolExecutionStart):
+            self.waits.record(self.key, time.monotonic() - self.start)
+            self.stop()
+        elif isinstance(event, AgentEnd | AgentError):  # no first token (an error, a Stop)
+            self.stop()
+
+
+def recent_lines(messages: list[Message]) -> str:
+    """The last few turns as plain lines (tool traffic left out)."""
+    lines: list[str] = []
+    for message in messages[-_RECENT_MESSAGES:]:
+        if isinstance(message, UserMessage):
+            lines.append(f"user: {message.content[:_RECENT_CHARS]}")
+        elif isinstance(message, AssistantMessage) and message.content:
+            lines.append(f"assistant: {message.content[:_RECENT_CHARS]}")
+    return "\n".join(lines)
