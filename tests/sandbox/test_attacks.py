@@ -4,6 +4,9 @@ no sandbox shows what the gate alone stops (`GATE_ALONE`, the table of docs/secu
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 from collections.abc import Iterator
 
 import pytest
@@ -54,7 +57,9 @@ GATE_ALONE: dict[str, str] = {
 def w(monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
     with world(monkeypatch) as planted:
         yield planted
-    assert not processes_named("esc-"), "a process outlived the test"
+    for pid in processes_named("esc-"):  # an unconfined escape must not outlive the test
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def _id(attack: Attack) -> str:
@@ -68,6 +73,7 @@ async def test_a_gate_miss_achieves_nothing_inside_the_sandbox(
     _, result = await w.run(w.fill(attack.command), sandbox=True, gate=False)
     assert result is not None
     assert not attack.achieved(w, result), result.content
+    assert not processes_named("esc-")
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=_id)
@@ -82,8 +88,12 @@ async def test_what_the_gate_alone_stops(w: World, attack: Attack) -> None:
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=_id)
 async def test_unconfined_the_attack_works(w: World, attack: Attack) -> None:
-    """The control: each attack does what it claims when nothing confines it (escapes excepted:
-    the reaper already kills those at the end of the call, sandbox or not)."""
+    """The control: each attack does what it claims when nothing confines it. Escapes are
+    left out: without the sandbox the reaper kills them at the end of the call, but it finds
+    them through /proc's child lists, which the kernel does not promise are complete while
+    processes fork and exit; on a loaded machine a double fork has been seen to slip past it
+    (inside the sandbox the PID namespace takes everything down with its PID 1)."""
     _, result = await w.run(w.fill(attack.command), sandbox=False, gate=False)
     assert result is not None
-    assert attack.achieved(w, result) == (attack.kind != "escape"), result.content
+    if attack.kind != "escape":
+        assert attack.achieved(w, result), result.content
