@@ -15,6 +15,7 @@ ROWS = [
     ("My name is Ana", True, "stated"),
     ("I work as a data engineer at a bank", True, "stated"),
     ("I prefer short answers", True, "stated"),
+    ("회의는 싫어", True, "stated"),  # a taste: the topic is what the speaker dislikes
     # hypothetical / wishes / role-play
     ("만약 내가 부산에 산다면 바다를 매일 볼 텐데", False, "hypothetical"),
     ("부산 살면 좋겠다", False, "hypothetical"),
@@ -39,6 +40,7 @@ ROWS = [
     ("내 친구는 부산에 살아", False, "third_party"),
     ("엄마가 부산 사셔", False, "third_party"),
     ("민수는 디자이너야", False, "third_party"),
+    ("민수는 축구를 좋아해", False, "third_party"),  # a taste with its own object: 민수's
     ("My wife is a doctor", False, "third_party"),
     ("She lives in Tokyo", False, "third_party"),
     # jokes and sarcasm

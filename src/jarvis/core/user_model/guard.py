@@ -74,7 +74,7 @@ _HANGUL = re.compile("[가-힣]")
 _SELF_PREDICATE = _any(
     r"살아|살고|살아요|일해|일하|다녀|다니|좋아|싫어|공부|배우|전공|사용|쓰고|써요|근무|담당|맡고",
     r"이름|직업|취미|출신|태어|전문|선호",
-    r"(이에요|예요|입니다|이야|이다)\s*[.!~]*$",
+    r"(이에요|예요|입니다|이야|이다|[가-힣]야)\s*[.!~]*$",
 )
 
 
@@ -96,7 +96,8 @@ def check_statement(sentence: str) -> GuardResult:
         return GuardResult(False, "third_party")
     korean = _HANGUL.search(low) is not None
     if korean and _starts_with_other(low):
-        return GuardResult(False, "third_party")
+        # "민수는 디자이너야" is about 민수; "비가 오네" is about nobody
+        return GuardResult(False, "third_party" if _SELF_PREDICATE.search(low) else "other")
     # Korean drops the subject ("서울 살아요" is about the speaker) — then a predicate about a
     # person must be there; English must say I/my.
     if korean and (_FIRST_PERSON_KO.search(low) or _SELF_PREDICATE.search(low)):
@@ -106,10 +107,20 @@ def check_statement(sentence: str) -> GuardResult:
     return GuardResult(False, "other")
 
 
+_TOPIC = re.compile(r"^([가-힣a-z]{1,10})(은|는|이|가)\s")
+_NOT_A_SUBJECT = re.compile(
+    r"^(요즘|오늘|지금|이번|저번|원래|보통|평소|항상|주로|직업|이름|취미|회사|일|시간대)$"
+)
+_TASTE = _any(r"좋아|싫어|싫다|관심|별로|최고|최악")
+
+
 def _starts_with_other(low: str) -> bool:
-    """A Korean sentence whose subject is a named other (`민수는 …`, `팀은 …`), not the speaker."""
+    """A Korean sentence whose subject is someone or something else (`민수는 …`, `비가 …`), not
+    the speaker; "회의는 싫어" (a taste, no other object) is the speaker's."""
     if _FIRST_PERSON_KO.search(low):
         return False
-    return re.match(r"^[가-힣a-z]{1,10}(은|는|이|가)\s", low) is not None and not re.match(
-        r"^(요즘|오늘|지금|이번|저번|원래|보통|평소|항상|주로|직업|이름|취미|회사|일)", low
-    )
+    topic = _TOPIC.match(low)
+    if topic is None or _NOT_A_SUBJECT.match(topic.group(1)):
+        return False
+    rest = low[topic.end() :]
+    return not (_TASTE.search(rest) and not re.search(r"[가-힣](을|를)\s", rest))
