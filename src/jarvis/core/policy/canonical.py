@@ -47,6 +47,7 @@ class Canonical:
     subcommand: int = -1  # written index of the subcommand word (-1: none)
 
 
+@functools.lru_cache(maxsize=1024)  # called for every simple command the gate matches
 def has_canonical(name: str) -> bool:
     """Whether `canonical_command` or `deny_forms` may change a command of this program."""
     return name in GLOBALS or name.startswith("git-") or _PYTHON.fullmatch(name) is not None
