@@ -13,7 +13,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 RUN apt-get update \
     && apt-get install -y --no-install-recommends git bubblewrap \
     && rm -rf /var/lib/apt/lists/* \
-    && pip install --no-cache-dir "uv==${UV_VERSION}"
+    && python3 -m pip install --no-cache-dir --break-system-packages "uv==${UV_VERSION}"
 
 WORKDIR /src
 # Dependencies first (from the lock file, exactly), so a source change does not reinstall them.

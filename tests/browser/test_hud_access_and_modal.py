@@ -4,6 +4,7 @@ deliberate choice answers (desktop 1440×900 and phone 390×844)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -96,7 +97,7 @@ async def test_api_key_login_form(browser: Browser, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-async def test_enter_typed_in_the_message_box_never_answers(
+async def test_enter_typed_in_the_message_box_never_allows(
     browser: Browser, tmp_path: Path, viewport: dict[str, int]
 ) -> None:
     with live_server(tmp_path, [bash("ls"), bash("ls -la")]) as server:
@@ -128,24 +129,23 @@ async def test_enter_typed_in_the_message_box_never_answers(
         await watcher.close()
 
 
-async def test_typing_on_the_focused_allow_button_moves_focus_off_it(
+async def test_typing_on_the_focused_allow_button_goes_to_the_message_box(
     browser: Browser, tmp_path: Path
 ) -> None:
     with live_server(tmp_path, [bash("ls")]) as server:
         page = await open_hud(browser, server.launch_url())
         watcher = await follow(server, page)
         await say(page, "list")
+        await expect(page.locator("#modal")).to_be_visible()
+        await expect(page.locator("#input")).to_be_focused()  # the person keeps the box
+        await page.reload()  # nobody in the box: the plain command's ALLOW is the default
         allow = page.locator("#modal-buttons button[data-answer=allow]")
-        await expect(allow).to_be_focused()  # a plain command: ALLOW is the default
-        await page.keyboard.type("no")
-        await expect(page.locator("#dialog")).to_be_focused()
+        await expect(allow).to_be_focused()
+        await page.keyboard.type("no")  # never presses ALLOW: the keys go to the message box
+        await expect(page.locator("#input")).to_be_focused()
+        await expect(page.locator("#input")).to_have_value("no")
         await expect(page.locator("#modal-hint")).to_be_visible()
-        await page.keyboard.press("Enter")
-        await page.keyboard.press("Tab")
-        await page.keyboard.press("Shift+Tab")
-        inside = "document.getElementById('dialog').contains(document.activeElement)"
-        assert await page.evaluate(inside)
-        await page.keyboard.press("Escape")
+        await page.keyboard.press("Enter")  # "no" in words: a refusal
         assert (await watcher.next("approval_resolved"))["status"] == "deny"
         await watcher.close()
 
@@ -166,7 +166,11 @@ async def test_an_irreversible_request_focuses_deny(browser: Browser, tmp_path: 
     with live_server(tmp_path, [call("write_file", path="notes.txt", content="gone")]) as server:
         page = await open_hud(browser, server.launch_url())
         await say(page, "overwrite")
-        await expect(page.locator("#modal-buttons button[data-answer=deny]")).to_be_focused()
+        deny = page.locator("#modal-buttons button[data-answer=deny]")
+        await expect(deny).to_have_class(re.compile("preferred"))
+        await expect(page.locator("#input")).to_be_focused()
+        await page.reload()  # nobody in the message box: DENY takes the focus
+        await expect(deny).to_be_focused()
         await expect(page.locator("#modal-warnings")).to_contain_text("되돌릴 수 없는")
         await page.keyboard.press("Enter")  # on DENY
         await expect(page.locator(".msg.assistant").last).to_have_text(
@@ -183,7 +187,9 @@ async def test_a_compound_command_focuses_deny_and_says_why(
         await say(page, "tidy")
         await expect(page.locator("#modal")).to_be_visible()
         await expect(page.locator("#modal-warnings")).to_contain_text("compound")
-        await expect(page.locator("#modal-buttons button[data-answer=deny]")).to_be_focused()
+        deny = page.locator("#modal-buttons button[data-answer=deny]")
+        await expect(deny).to_have_class(re.compile("preferred"))
+        await expect(page.locator("#modal-buttons .preferred")).to_have_count(1)
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])

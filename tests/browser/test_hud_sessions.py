@@ -6,7 +6,8 @@ import re
 from pathlib import Path
 
 import httpx
-from playwright.async_api import Browser, Dialog, expect
+import pytest
+from playwright.async_api import Browser, expect
 
 from tests.browser.hud_pages import (
     csp_holds,  # noqa: F401  (autouse)
@@ -58,34 +59,40 @@ async def test_rename_search_delete_and_deep_link(browser: Browser, tmp_path: Pa
         await expect(page.locator(".msg.assistant").last).to_have_text("b1")
         await expect(page.locator("#session-list li")).to_have_count(2)
 
-        async def rename(dialog: Dialog) -> None:
-            await dialog.accept("Renamed beta")
-
-        page.once("dialog", rename)
+        page.on("dialog", lambda d: pytest.fail(f"a browser dialog: {d.message}"))
+        # Rename in the row: a text box, Enter keeps it (Esc would put the row back).
         await page.locator("#session-list li.on .rename").click()
+        edit = page.locator("#session-list li.on .session-edit input")
+        await expect(edit).to_be_focused()
+        await edit.fill("Renamed beta")
+        await edit.press("Enter")
         await expect(page.locator("#session-list li.on .session-title")).to_have_text(
             "Renamed beta"
         )
+        # Search reads titles and message text (the server answers).
         await page.fill("#session-search", "alpha")
         await expect(page.locator("#session-list li")).to_have_count(1)
+        await page.fill("#session-search", "b1")  # only in beta's answer
+        await expect(page.locator("#session-list li .session-title")).to_have_text(["Renamed beta"])
+        await expect(page.locator("#session-list li .session-snippet")).to_have_text("b1")
         await page.fill("#session-search", "")
+        await expect(page.locator("#session-list li")).to_have_count(2)
         await shot(page, "sessions-desktop")
 
-        async def cancel(dialog: Dialog) -> None:
-            assert "Renamed beta" in dialog.message
-            await dialog.dismiss()
-
-        page.once("dialog", cancel)
+        # Delete asks in the row: Cancel keeps it, Delete removes it.
         await page.locator("#session-list li.on .delete").click()
+        ask = page.locator("#session-list li.on .session-confirm")
+        await expect(ask).to_contain_text("Renamed beta")
+        await ask.get_by_role("button", name="취소").click()
         await expect(page.locator("#session-list li")).to_have_count(2)  # not confirmed: kept
-
-        async def confirm(dialog: Dialog) -> None:
-            await dialog.accept()
-
-        page.once("dialog", confirm)
         await page.locator("#session-list li.on .delete").click()
+        await page.locator("#session-list li.on .confirm-delete").click()
         await expect(page.locator("#session-list li")).to_have_count(1)
         assert [s["id"] for s in await sessions_on_server(server.url, server.headers)] == [first]
+        # The chat of the deleted session is gone; an empty chat suggests what to try.
+        await expect(page.locator("#messages .welcome .suggestion")).to_have_count(4)
+        await page.locator("#messages .suggestion").first.click()
+        await expect(page.locator("#input")).to_have_value("파일 목록 보여줘")
 
         deep = await (await browser.new_context(locale="ko-KR")).new_page()
         await deep.goto(server.launch_url(session=first))

@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from jarvis.agent_layer.sessions import JsonlSessionStore
 from tests.faults.conftest import JARVIS, jarvis_env, until_healthy
 from tests.support.live_server import Tab, register_credentials
@@ -82,6 +84,7 @@ async def stored(home: Path, session: str) -> list[dict[str, Any]]:
     return [entry.model_dump(mode="json") for entry in await store.history(session)]
 
 
+@pytest.mark.timeout(1800)  # thirteen server starts: a hang guard for a machine under load
 async def test_kill_nine_during_turns_loses_nothing_confirmed(tmp_path: Path) -> None:
     rng = random.Random(SEED)
     session: str | None = None

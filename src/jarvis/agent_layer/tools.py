@@ -42,6 +42,9 @@ class ToolCallContext:
     # Who is acting, outermost first: ("main",), ("main", "planner") for a sub-agent, ("main",
     # "karen") when KAREN answers JARVIS's ask_agent. Empty means (agent_id,).
     agent_path: tuple[str, ...] = ()
+    # The top-level agents that asked this one with ask_agent, outermost first: ("main",) when
+    # KAREN answers JARVIS. Their rules count too: standing consent is never spent by asking.
+    asked_by: tuple[str, ...] = ()
     # The session's event sink: work a tool starts (a sub-agent) shows up nested under it, and
     # a running tool reports progress there. None: nobody listens.
     emit: EventSink | None = None

@@ -144,7 +144,8 @@ class AgentRegistry:
 
     async def ask(self, agent_id: str, question: str, ctx: ToolCallContext) -> ToolResult:
         """The asked agent answers with its own prompt, tools and rules; the approvals it needs
-        go to the asking session's windows, labelled with the whole agent path."""
+        go to the asking session's windows, labelled with the whole agent path. Its remembered
+        rules approve a call only when the asking agents hold one too (`consent_chain`)."""
         builder = self.get(agent_id)
         assert builder is not None, "AskAgentTool checks the id first"
         setup = builder.setup()
@@ -161,7 +162,9 @@ class AgentRegistry:
             history=[UserMessage(content=asked)],
             tools=tools,
             emit=nested_sink(ctx.emit, path),
-            tool_context=dataclasses.replace(ctx, agent_id=agent_id, agent_path=path),
+            tool_context=dataclasses.replace(
+                ctx, agent_id=agent_id, agent_path=path, asked_by=(*ctx.asked_by, ctx.agent_id)
+            ),
             config=setup.loop_config,
             agent_name=setup.agent_name,
         )

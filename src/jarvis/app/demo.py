@@ -15,6 +15,8 @@ from jarvis.model_layer.providers.faux import FauxProvider, FauxResponse, FauxTo
 
 _COMMAND = re.compile(r"^\s*!(?P<cmd>.+)$|`(?P<quoted>[^`]+)`", re.DOTALL)
 _LIST_WORDS = ("파일", "폴더", "목록", "file", "folder", "list", "ls")
+# Asks for the rich Markdown sample (a table, a code block, a list) that needs no file.
+_RICH_WORDS = ("마크다운", "markdown", "표 ", "table", "예시", "sample")
 
 _HANGUL = re.compile("[\uac00-\ud7a3]")
 
@@ -33,7 +35,7 @@ def demo_response(ctx: LLMContext) -> FauxResponse:
     lang = _language(ctx)
     last = ctx.messages[-1] if ctx.messages else None
     if isinstance(last, ToolResultMessage):
-        result = last.content[:1500]
+        result = fenced(last.content[:1500])
         return FauxResponse(text=t("demo.tool_result", lang, tool=last.tool_name, result=result))
     text = _person_words(last.content) if isinstance(last, UserMessage) else ""
     match = _COMMAND.search(text)
@@ -44,12 +46,22 @@ def demo_response(ctx: LLMContext) -> FauxResponse:
             text=t("demo.run_command", lang),
             tool_calls=[FauxToolCall(name="bash", arguments={"command": command})],
         )
+    if any(word in text.lower() for word in _RICH_WORDS):
+        return FauxResponse(text=t("demo.rich", lang))
     if any(word in text.lower() for word in _LIST_WORDS):
         return FauxResponse(
             text=t("demo.list_folder", lang),
             tool_calls=[FauxToolCall(name="list_dir", arguments={"path": "."})],
         )
     return FauxResponse(text=t("demo.hello", lang))
+
+
+def fenced(output: str) -> str:
+    """Tool output as a code block, never as Markdown: a `## heading` in a file stays a line.
+    The fence is longer than any run of backticks inside."""
+    longest = max((len(run) for run in re.findall(r"`+", output)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n{output}\n{fence}"
 
 
 _PROMISE_WORDS = ("해야", "까지", "보내기로", "must", "need to", "have to", "by ")

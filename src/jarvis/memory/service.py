@@ -77,9 +77,7 @@ class MemoryService:
         """The memory block placed in front of the recent turns ('' when there is nothing)."""
         return (await self.recall(scope, query)).block
 
-    async def recall(
-        self, scope: MemoryScope, query: str, lang: Language | None = None
-    ) -> Recall:
+    async def recall(self, scope: MemoryScope, query: str, lang: Language | None = None) -> Recall:
         """The memory block, and which long-term items came back and why (`recall_rules`), in
         `lang` (the session's; the service's own by default)."""
         lang = lang or self.language
@@ -110,7 +108,6 @@ class MemoryService:
         found["episode"] = recalled
         why = [(item, explain(item, reasons[item.id], lang)) for item in recalled]
         return Recall(_render(found, working.notes, lang), why)
-
 
     async def _embedded_candidates(
         self, scope: MemoryScope, already: list[MemoryItem], query_vector: list[float]

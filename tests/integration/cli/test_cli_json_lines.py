@@ -75,3 +75,10 @@ def test_an_unresolvable_path_asks_and_the_batch_goes_on(tmp_path: Path) -> None
     )
     assert single.returncode == 0, single.stderr
     assert records(single.stdout, 1)[0]["outcome"] == "ask"
+
+
+def test_thinking_route_json_is_one_line_per_message(tmp_path: Path) -> None:
+    messages = ["hello", f"why {SEPARATORS} though?", "실행해"]
+    done = jarvis(tmp_path, "thinking", "route", "--json", "-", stdin="\n".join(messages) + "\n")
+    assert done.returncode == 0, done.stderr
+    assert all(set(r) == {"think", "p_think", "reason"} for r in records(done.stdout, 3))

@@ -32,8 +32,8 @@ async def test_sessions_belong_to_an_agent(tmp_path: Path) -> None:
         async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
             listed = (await http.get("/api/agents")).json()
             assert listed["agents"] == [
-                {"id": "main", "name": "JARVIS"},
-                {"id": "karen", "name": "KAREN"},
+                {"id": "main", "name": "JARVIS", "model": "faux"},  # the header names it
+                {"id": "karen", "name": "KAREN", "model": "faux"},
             ]
             assert [s["name"] for s in listed["subagents"]] == ["coder"]
             created = (await http.post("/api/sessions", params={"agent": "karen"})).json()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jarvis.app.demo import demo_response
+from jarvis.app.demo import demo_response, fenced
 from jarvis.common.i18n import Language, t
 from jarvis.model_layer.messages import LLMContext, ToolResultMessage, UserMessage
 
@@ -22,4 +22,4 @@ def test_every_demo_line_follows_the_language(lang: Language) -> None:
     assert demo_response(said("list the files", lang)).text == t("demo.list_folder", lang)
     result = ToolResultMessage(tool_call_id="c1", tool_name="bash", content="ok")
     after = demo_response(LLMContext(system_prompt=prompt, messages=[result])).text
-    assert after == t("demo.tool_result", lang, tool="bash", result="ok")
+    assert after == t("demo.tool_result", lang, tool="bash", result=fenced("ok"))

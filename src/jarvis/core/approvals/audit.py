@@ -32,6 +32,8 @@ class AuditRecord(BaseModel):
     outcome: str
     reason: str
     rule: str | None = None
+    # The agents that asked `agent` with ask_agent, outermost first, comma-separated ("main").
+    asked_by: str | None = None
 
 
 class AuditLog:

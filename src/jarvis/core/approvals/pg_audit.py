@@ -23,6 +23,7 @@ CREATE TABLE IF NOT EXISTS jarvis_audit (
     rule TEXT
 );
 CREATE INDEX IF NOT EXISTS jarvis_audit_session ON jarvis_audit (session_id, id);
+ALTER TABLE jarvis_audit ADD COLUMN IF NOT EXISTS asked_by TEXT;
 """
 # record field → column (`user` and friends are reserved or ambiguous words in SQL)
 _COLUMN = {"user": "user_id", "agent": "agent_id", "session": "session_id"}

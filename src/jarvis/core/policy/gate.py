@@ -45,6 +45,7 @@ class Gate:
                 outcome=decision.outcome,
                 reason=decision.reason,
                 rule=decision.rule,
+                asked_by=",".join(ctx.asked_by) or None,
             )
         )
         if decision.allowed:

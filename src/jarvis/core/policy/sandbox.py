@@ -33,6 +33,7 @@ from jarvis.core.config import SecuritySettings
 from jarvis.core.plugins.host import PluginHost
 from jarvis.core.policy.boundary import Boundary
 from jarvis.core.policy.boundary_rules import has_rules, match_host_rules, match_target_rules
+from jarvis.core.policy.consent_chain import strictest
 from jarvis.core.policy.dangerous import DangerousMatcher
 from jarvis.core.policy.destructive import judge_command
 from jarvis.core.policy.fence import (
@@ -293,7 +294,16 @@ class Sandbox:
     async def _match(
         self, tool: Tool, call: ToolCall, ctx: ToolCallContext, required: bool
     ) -> RuleMatch:
-        rules = await self.rules.rules_for(ctx.agent_id, ctx.user_id)
+        """The agent's rules; under `ask_agent`, every asking agent's too (`consent_chain`)."""
+        agents = (ctx.agent_id, *reversed(ctx.asked_by))
+        return strictest(
+            [await self._match_for(agent, tool, call, ctx, required) for agent in agents]
+        )
+
+    async def _match_for(
+        self, agent: str, tool: Tool, call: ToolCall, ctx: ToolCallContext, required: bool
+    ) -> RuleMatch:
+        rules = await self.rules.rules_for(agent, ctx.user_id)
         if not len(rules) and not rules.unreadable:
             return NO_MATCH
         now, current = self.clock.now_ms(), self.fingerprint(tool, required)

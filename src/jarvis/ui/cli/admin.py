@@ -19,7 +19,7 @@ approvals = typer.Typer(help="Remembered approval rules.", no_args_is_help=True)
 
 
 def _assembly() -> AppAssembly:
-    from jarvis.ui.cli.main import assemble
+    from jarvis.ui.cli.assembly import assemble
 
     return assemble(demo=True)
 
@@ -163,8 +163,9 @@ def audit(
             continue
         when = datetime.fromtimestamp(r.ts_ms / 1000, zone).strftime("%Y-%m-%d %H:%M:%S %Z")
         rule = f"  [{r.rule}]" if r.rule else ""
+        agent = f"{r.asked_by.replace(',', '→')}→{r.agent}" if r.asked_by else r.agent
         typer.echo(
-            f"{when}  {r.user}/{r.agent}  {r.session}#{r.turn}  {r.tool} ({r.source})  "
+            f"{when}  {r.user}/{agent}  {r.session}#{r.turn}  {r.tool} ({r.source})  "
             f"{r.outcome}:{r.reason}{rule}"
         )
 

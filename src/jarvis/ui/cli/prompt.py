@@ -97,37 +97,24 @@ class AboveThePrompt:
 
 
 class SlashCompleter(Completer):
-    """Completes the word typed after `/`: the chat's commands at once, then the connected MCP
-    servers' prompts (`/<server>:<prompt>`, asked for when Tab is pressed)."""
+    """Completes what is typed after `/`: the command table's commands with their help (MCP
+    prompts included, asked when Tab is pressed), then a command's argument values."""
 
-    def __init__(
-        self, commands: Callable[[], list[str]], prompts: Callable[[], Awaitable[list[str]]]
-    ) -> None:
-        self._commands = commands
-        self._prompts = prompts
+    def __init__(self, complete: Callable[[str], Awaitable[list[tuple[str, str]]]]) -> None:
+        self._complete = complete
 
     def get_completions(self, document: Document, event: CompleteEvent) -> Iterable[Completion]:
-        return _matching(document.text_before_cursor, self._commands())
+        return []  # prompt_toolkit asks the async form; the table's sources are async
 
     async def get_completions_async(
         self, document: Document, event: CompleteEvent
     ) -> AsyncGenerator[Completion, None]:
         typed = document.text_before_cursor
-        for completion in _matching(typed, self._commands()):
-            yield completion
-        if _is_command_word(typed):
-            for completion in _matching(typed, await self._prompts()):
-                yield completion
-
-
-def _is_command_word(typed: str) -> bool:
-    return typed.startswith("/") and " " not in typed
-
-
-def _matching(typed: str, names: list[str]) -> list[Completion]:
-    if not _is_command_word(typed):
-        return []
-    return [Completion(name, -len(typed)) for name in names if name.startswith(typed)]
+        if not typed.startswith("/") or "\n" in typed:
+            return
+        for text, meta in await self._complete(typed):
+            shown = text.rpartition(" ")[2] if " " in typed else text
+            yield Completion(text, -len(typed), display=shown, display_meta=meta)
 
 
 class ChatHistory(History):
@@ -187,15 +174,16 @@ class PromptReader:
             style=Style.from_dict({"prompt": "fg:ansidefault"}),
         )
         self._message = ""
+        # A status shown in place of the prompt while the model has not answered (waiting.py).
+        self._status: Callable[[], str] | None = None
+        self._ticker: asyncio.Task[None] | None = None
         self._on_interrupt = on_interrupt
         self._task = asyncio.create_task(self._pump())
 
     async def _pump(self) -> None:
         while True:
             try:
-                line = await self._session.prompt_async(
-                    lambda: ANSI(self._message), handle_sigint=False
-                )
+                line = await self._session.prompt_async(self._prompt_text, handle_sigint=False)
             except KeyboardInterrupt:  # Ctrl-C is a key in raw mode, not a SIGINT
                 self._on_interrupt()
                 continue
@@ -209,10 +197,30 @@ class PromptReader:
         """Show `question` as the input line's prompt, once what was printed before it shows."""
         self.out.in_order(partial(setattr, self, "_message", question))
 
+    def _prompt_text(self) -> ANSI:
+        return ANSI(self._status() if self._status is not None else self._message)
+
+    def status(self, text: Callable[[], str] | None) -> None:
+        """Show `text()` in place of the prompt, redrawn a few times a second (None: stop)."""
+        self._status = text
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
+        if text is not None:
+            self._ticker = asyncio.create_task(self._tick())
+        self._session.app.invalidate()
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(0.2)  # the spinner's frame rate, not a wait for anything
+            self._session.app.invalidate()
+
     async def next(self) -> str | None:
         return await self.queue.get()
 
     async def aclose(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task

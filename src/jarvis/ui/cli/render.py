@@ -23,6 +23,7 @@ from rich.markdown import Markdown
 from jarvis.agent_layer.events import (
     AgentEnd,
     AgentError,
+    AgentStart,
     MessageUpdate,
     ToolExecutionEnd,
     ToolExecutionStart,
@@ -30,6 +31,7 @@ from jarvis.agent_layer.events import (
 )
 from jarvis.common.i18n import Language, t
 from jarvis.ui.cli.reasons import decision_reason
+from jarvis.ui.cli.waiting import StatusLine, WaitingLine
 
 _ARG_PREVIEW = 120
 _RESULT_LINES = 6
@@ -70,6 +72,8 @@ class TerminalRenderer:
         self._color = self.out.isatty()
         self._mid_line = False
         self._console = Console(file=self.out, highlight=False) if self._color else None
+        # While the model has not answered: a spinner, the time and "Ctrl-C stops" (terminal only).
+        self._waiting = WaitingLine(self._console, lang) if self._console is not None else None
         self._text: list[str] = []  # the answer being streamed (terminal only)
         self._live: Live | None = None
         self._drawn_at = 0.0
@@ -77,11 +81,15 @@ class TerminalRenderer:
         # input line's prompt instead of text written where the cursor waits.
         self.prompt: Callable[[str], None] | None = None
 
-    def above_prompt(self, out: TextIO, prompt: Callable[[str], None]) -> None:
-        """Write to `out` (it shows above the input line) and ask through `prompt`."""
+    def above_prompt(
+        self, out: TextIO, prompt: Callable[[str], None], status: StatusLine | None = None
+    ) -> None:
+        """Write to `out` (it shows above the input line), ask through `prompt`, and show the
+        waiting line through `status` (in the input line)."""
         self.out = out
         if self._console is not None:
             self._console = Console(file=out, highlight=False)
+            self._waiting = WaitingLine(self._console, self.lang, status)
         self.prompt = prompt
 
     def ask(self, question: str) -> None:
@@ -92,6 +100,7 @@ class TerminalRenderer:
         self._end_answer()
         if self._mid_line:
             self._emit("\n")
+        self._stop_waiting()
         self.prompt(question)
 
     def answered(self) -> None:
@@ -112,6 +121,7 @@ class TerminalRenderer:
         self._emit(text)
 
     def _emit(self, text: str) -> None:
+        self._stop_waiting()
         self.out.write(text)
         self.out.flush()
         self._mid_line = not text.endswith("\n")
@@ -121,7 +131,15 @@ class TerminalRenderer:
             self.write("\n")
         self.write(text + "\n")
 
+    def _stop_waiting(self) -> None:
+        if self._waiting is not None:
+            self._waiting.stop()
+
     def __call__(self, event: BaseModel) -> None:
+        if isinstance(event, AgentStart):
+            if self._waiting is not None and self._live is None:
+                self._waiting.start()
+            return
         if isinstance(event, MessageUpdate):
             if event.text_delta:
                 self._answer(event.text_delta)
@@ -131,11 +149,14 @@ class TerminalRenderer:
                 self.line(self._style(f"  {arg_line}", "36"))
         elif isinstance(event, ToolExecutionEnd):
             self._tool_end(event)
+            if self._waiting is not None:  # the model reads the result next
+                self._waiting.start()
         elif isinstance(event, ToolProgress):
             self.line(self._style(progress_line(event), "2"))
         elif isinstance(event, AgentError):
             self.line(self._style(f"✗ {event.message}", "31"))
         elif isinstance(event, AgentEnd):
+            self._stop_waiting()
             self._end_answer()
             if self._mid_line:
                 self._emit("\n")
@@ -148,10 +169,13 @@ class TerminalRenderer:
                 self.line(self._style(f"… {self.shown(str(getattr(event, 'text', '')))}", "2"))
         elif getattr(event, "type", None) == "validation_error":
             self.line(self._style(f"✗ {getattr(event, 'message', '')}", "33"))
+        elif getattr(event, "type", None) == "agenda_question":
+            self.line(self._style(f"? {self.shown(getattr(event, 'text', ''))}", "33"))
 
     def _answer(self, delta: str) -> None:
         """Stream a piece of the answer: plain when piped, live Markdown on a terminal."""
         safe = _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", delta)
+        self._stop_waiting()
         if self._console is None:
             self._emit(safe)
             return

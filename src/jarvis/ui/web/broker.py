@@ -8,6 +8,7 @@ pending is shown it; with no connection at all the request is not delivered (→
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from jarvis.core.approvals.channel import ApprovalChannel, ChannelRegistry
@@ -29,9 +30,16 @@ class Connection:
         self.outbox.put_nowait(None)
 
 
+# Told (session id, tool call id) when a request is granted: the tool starts running then.
+Granted = Callable[[str, str], None]
+
+
 class ApprovalBroker(ApprovalChannel):
-    def __init__(self, session_id: str, *, shared: bool = False) -> None:
+    def __init__(
+        self, session_id: str, *, shared: bool = False, granted: Granted | None = None
+    ) -> None:
         self.session_id = session_id
+        self.granted = granted
         # With several processes, a tab may be attached to another one: always deliver (the
         # database broadcasts), and nobody answering means the request times out.
         self.shared = shared
@@ -62,6 +70,8 @@ class ApprovalBroker(ApprovalChannel):
 
     async def resolved(self, request: ApprovalRequest, status: Status) -> None:
         self.pending.pop(request.id, None)
+        if self.granted is not None and status in ("allow", "always"):
+            self.granted(self.session_id, request.tool_call_id)
         self.broadcast(
             {
                 "type": "approval_resolved",
@@ -95,15 +105,19 @@ class ApprovalBroker(ApprovalChannel):
 class BrokerRegistry:
     """Brokers by session id, registered as the sessions' approval channels."""
 
-    def __init__(self, channels: ChannelRegistry, *, shared: bool = False) -> None:
+    def __init__(
+        self, channels: ChannelRegistry, *, shared: bool = False, granted: Granted | None = None
+    ) -> None:
         self.channels = channels
         self.shared = shared
+        self.granted = granted
         self._brokers: dict[str, ApprovalBroker] = {}
 
     def for_session(self, session_id: str) -> ApprovalBroker:
         broker = self._brokers.get(session_id)
         if broker is None:
-            broker = self._brokers[session_id] = ApprovalBroker(session_id, shared=self.shared)
+            broker = ApprovalBroker(session_id, shared=self.shared, granted=self.granted)
+            self._brokers[session_id] = broker
             self.channels.attach(session_id, broker)
         return broker
 

@@ -8,14 +8,26 @@ from typing import TYPE_CHECKING, Any
 from fastapi import FastAPI
 
 if TYPE_CHECKING:
-    from jarvis.ui.web.server import WebApp
+    from jarvis.ui.web.web_app import WebApp
+
+
+def answering_model(state: WebApp, configured: str) -> str:
+    """The model the HUD's header names: the configured one, or `demo` in the demo (whose
+    scripted model answers whatever is configured)."""
+    return "demo" if state.assembly.demo else configured
 
 
 def register_agent_routes(app: FastAPI, state: WebApp) -> None:
     @app.get("/api/agents")
     async def agents() -> dict[str, Any]:
-        rows = [
-            {"id": profile.agent_id, "name": profile.name} for profile in state.agents.profiles()
+        settings = state.assembly.settings
+        rows = [  # the model answering is named in the HUD's header
+            {
+                "id": profile.agent_id,
+                "name": profile.name,
+                "model": answering_model(state, (profile.model or settings.model).model),
+            }
+            for profile in state.agents.profiles()
         ]
         subagents = [
             {"name": spec.name, "description": spec.description, "level": spec.level}

@@ -17,13 +17,17 @@
 
   // --- the switcher
   const select = el("select", "agent-select"); select.id = "agent-select"; select.setAttribute("aria-label", S.agent);
-  const bar = document.querySelector(".bar-actions");
-  if (bar) bar.prepend(select);
+  // In the top bar on a wide screen; on a phone in the sessions drawer (☰), so the bar fits.
+  const bar = document.querySelector(".bar-actions"), drawer = document.querySelector("#sessions .sessions");
+  const phone = matchMedia("(max-width: 640px)");
+  const place = () => { const home = phone.matches && drawer ? drawer : bar; if (home && select.parentNode !== home) home.prepend(select); };
+  place(); phone.addEventListener("change", place);
+  const models = new Map(); // agent id -> the model answering
   async function loadAgents() {
     const res = await fetch("/api/agents", opts); if (!res.ok) return;
     const data = await res.json(); select.replaceChildren();
     for (const a of data.agents) {
-      names.set(a.id, a.name);
+      names.set(a.id, a.name); models.set(a.id, a.model || "");
       const o = el("option", "", a.name); o.value = a.id; o.selected = a.id === currentAgent; select.append(o);
     }
     select.hidden = data.agents.length < 2;
@@ -35,6 +39,8 @@
     const name = names.get(currentAgent);
     if (text && name) text.textContent = `${name} `;
     if (name) document.title = name;
+    const model = $("model-name"); // before the first message, the agent's model
+    if (model && models.get(currentAgent) && !model.textContent) { model.textContent = models.get(currentAgent); model.hidden = false; }
   }
   async function switchTo(agent) {
     const q = new URLSearchParams({ agent, lang: hud.lang() });
@@ -46,6 +52,10 @@
   }
   select.addEventListener("change", () => { if (select.value !== currentAgent) switchTo(select.value); });
   hud.on("agent_switch", (ev) => switchTo(ev.agent));
+  hud.on("session_switch", (ev) => { // `/resume <id>`: that session, as a deep link would open it
+    sessionStorage.setItem("jarvis_session", ev.session);
+    location.assign(`/?session=${encodeURIComponent(ev.session)}`);
+  });
   hud.on("session", (ev) => {
     currentAgent = ev.session.agent_id || "main";
     document.body.dataset.agent = currentAgent;

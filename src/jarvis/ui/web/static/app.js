@@ -37,6 +37,8 @@
   }
   function finishStream() { if (current) J.markdown.render(current, current.dataset.raw); current = null; }
 
+  // The header names the model answering (the server sends it with the session).
+  function showModel(name) { const m = $("model-name"); m.textContent = name || ""; m.title = name ? S.model(name) : ""; m.hidden = !name; }
   function setWorking(on, label) {
     running = on; $("stop").disabled = !on;
     $("working").hidden = !on; $("working-text").textContent = label || S.working;
@@ -106,6 +108,7 @@
     switch (ev.type) {
       case "session":
         sessionId = ev.session.id; sessionStorage.setItem("jarvis_session", sessionId);
+        modal.setWords(ev.words); showModel(ev.model);
         syncAddress(); setWorking(ev.running);
         sessions.load(); loadHistory().then(flushOutbox); break;
       case "agent_start": current = null; setWorking(true, S.thinking); break;
@@ -121,29 +124,46 @@
         finishStream(); setWorking(false);
         addMessage("error", ev.message); panels.log("error", `✗ ${ev.message}`, false); sessions.load(); break;
       case "validation_error": addMessage("error", ev.message); break;
-      case "approval_request":
-        if (ev.diff) { diffs.set(ev.tool_call_id, ev.diff); const b = blocks.get(ev.tool_call_id); if (b) b.setDiff(ev.diff); }
-        modal.add(ev); break;
-      case "approval_resolved": modal.resolved(ev.id); break; // the tool's own line says how
+      case "approval_request": {
+        const b = blocks.get(ev.tool_call_id);
+        if (ev.diff) { diffs.set(ev.tool_call_id, ev.diff); if (b) b.setDiff(ev.diff); }
+        if (b) b.waiting();
+        setWorking(true, S.waitingApproval(ev.tool)); modal.add(ev); break;
+      }
+      case "approval_resolved": { // the tool's own line says how it ended
+        const req = modal.resolved(ev.id);
+        const b = req && blocks.get(req.tool_call_id);
+        if (b && ["allow", "always"].includes(ev.status)) { b.run(); setWorking(true, S.runningTool(req.tool)); }
+        break;
+      }
       case "approval_words": addMessage("system words", ev.line); break;
       case "approval_answer": if (ev.status === 409) panels.log("approval", S.conflict, false); break;
       case "agenda_changed":
         if (ev.created) panels.log("agenda", `${S.agendaLog.added} (${ev.created})`, true);
         if (ev.closed) panels.log("agenda", `${S.agendaLog.closed} (${ev.closed})`);
         panels.loadAgenda(); break;
+      case "agenda_question": addMessage("system", ev.text); panels.log("agenda", ev.text, true); break;
       case "command_result": addMessage("system", ev.text); break;
       case "error": addMessage("error", ev.message); break;
     }
   }
 
-  // A reload shows the same screen: messages and tool blocks from the session history, ACTIVITY
-  // from the audit log.
+  // A reload shows the same screen: messages and tool blocks from the session history, with the
+  // server's marks (each call's run time and whether it was killed, every "■ Stopped"); ACTIVITY
+  // from the audit log, the marks and the AGENDA.
   async function loadHistory() {
-    const res = await api(`/api/sessions/${sessionId}/history`); if (!res.ok) return;
+    const id = sessionId;
+    const [res, marksRes] = await Promise.all([api(`/api/sessions/${id}/history`), api(`/api/sessions/${id}/marks`)]);
+    if (!res.ok) return;
     if (frameQueued || current) return; // a turn is streaming into the screen: keep it
     const entries = await res.json();
+    const marks = marksRes.ok ? await marksRes.json() : [];
+    const runs = new Map(marks.filter((m) => m.kind === "tool").map((m) => [m.call, m]));
+    const stops = marks.filter((m) => m.kind === "stopped");
     $("messages").replaceChildren(); blocks.clear();
+    const stopLine = () => addMessage("system stopped", `■ ${S.stopped}`);
     for (const e of entries) {
+      while (stops.length && stops[0].ts_ms < e.ts_ms) { stops.shift(); stopLine(); }
       const m = e.message;
       if (m.role === "user") addMessage("user", unescapeHtml(m.content));
       else if (m.role === "assistant") {
@@ -153,14 +173,15 @@
           blocks.set(call.id, block); $("messages").append(block.node);
         }
       } else if (m.role === "tool") {
-        const block = blocks.get(m.tool_call_id);
-        if (block) block.finish({ is_error: m.is_error, result: m.content, ended: null, full: true });
+        const block = blocks.get(m.tool_call_id), run = runs.get(m.tool_call_id);
+        if (block) block.finish({ is_error: m.is_error, result: m.content, full: true, killed: Boolean(run && run.killed), ended: run ? block.started + run.ms : null });
       }
     }
+    for (const _ of stops) stopLine();
     for (const b of blocks.values()) if (b.node.classList.contains("running") && !running) b.finish({ is_error: true, killed: true, result: "", ended: null });
     for (const node of outbox.map((o) => o.node)) $("messages").append(node);
-    scrollDown();
-    await panels.rebuild(sessionId); // before queued messages go out: their lines come live
+    J.layout.welcome(); scrollDown();
+    await panels.rebuild(id, { entries, marks }); // before queued messages go out: their lines come live
   }
   function unescapeHtml(text) { // the server escapes user input; show it as typed (as text)
     return text.replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
@@ -191,7 +212,7 @@
   }
   function switchTo(id) {
     sessionId = id; sessionStorage.setItem("jarvis_session", id || ""); syncAddress();
-    modal.clear(); $("messages").replaceChildren(); blocks.clear(); $("activity").replaceChildren();
+    modal.clear(); $("messages").replaceChildren(); blocks.clear(); $("activity").replaceChildren(); J.layout.welcome();
     if (ws) { const old = ws; ws = null; old.onclose = null; old.close(); }
     connect(); sessions.render();
   }
@@ -243,13 +264,8 @@
     outbox.push(item); markQueued(item);
     if (!sessionId) startSession(); // sent once the new session's socket opens
   }
-  function submit(text) {
-    const trimmed = text.trim();
-    if (trimmed === "/help") { showHelp(); return; }
-    if (trimmed === "/stop") { stop(); return; }
-    if (trimmed.startsWith("/openloop")) { send({ type: "command", text: trimmed }, text); return; }
-    send({ type: "prompt", text }, text);
-  }
+  // A `/…` line goes as typed: the server's command table decides what it is (docs/protocol.md).
+  function submit(text) { send({ type: "prompt", text }, text); }
   function stop() { window.jarvisHud.send({ type: "abort" }); }
 
   $("composer").addEventListener("submit", (e) => {
@@ -259,8 +275,10 @@
   });
   $("input").addEventListener("keydown", (e) => {
     if (e.key !== "Enter" || e.shiftKey || e.isComposing) return;
-    e.preventDefault(); // while a request is open, Enter here neither sends nor answers it
-    if (!modal.isOpen()) $("composer").requestSubmit();
+    e.preventDefault();
+    // While a request is open the line is an answer in words (the server decides what it
+    // means; an empty Enter sends nothing); with words off, Enter here does nothing.
+    if (!modal.isOpen() || modal.answersInWords()) $("composer").requestSubmit();
   });
   $("stop").addEventListener("click", stop);
   $("new-session").addEventListener("click", () => { closeDrawers(); switchTo(""); $("input").focus(); });
@@ -278,7 +296,7 @@
     const dark = document.documentElement.dataset.theme ? document.documentElement.dataset.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
     document.documentElement.dataset.theme = dark ? "light" : "dark"; localStorage.setItem("jarvis_theme", dark ? "light" : "dark");
   });
-  function closeDrawers() { document.body.classList.remove("show-sessions", "show-side"); }
+  const closeDrawers = J.layout.closeDrawers;
   $("menu").addEventListener("click", () => { document.body.classList.toggle("show-sessions"); document.body.classList.remove("show-side"); });
   $("panels").addEventListener("click", () => { document.body.classList.toggle("show-side"); document.body.classList.remove("show-sessions"); });
   $("scrim").addEventListener("click", closeDrawers);
@@ -293,5 +311,6 @@
     }
   });
 
+  J.layout.welcome();
   connect(); sessions.load(); panels.loadRules(); panels.loadAgenda(); panels.loadExtensions();
 })();

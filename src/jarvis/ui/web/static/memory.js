@@ -6,8 +6,8 @@
   const hud = window.jarvisHud;
   if (!hud) return;
   const S = {
-    ko: { title: "기억", none: "기억하는 것이 없습니다.", forget: "지우기", wrong: "👎 틀렸어요", marked: "실패로 적었습니다", why: "회상된 이유:" },
-    en: { title: "Memory", none: "Nothing remembered.", forget: "Forget", wrong: "👎 Wrong", marked: "Marked as failed", why: "Recalled because:" },
+    ko: { title: "기억", none: "기억하는 것이 없습니다.", forget: "지우기", wrong: "틀린 답이라고 표시", marked: "실패로 적었습니다", why: "회상된 이유:" },
+    en: { title: "Memory", none: "Nothing remembered.", forget: "Forget", wrong: "Mark this answer wrong", marked: "Marked as failed", why: "Recalled because:" },
   }[hud.lang()] || {};
   const el = hud.el;
   const opts = hud.jsonRequest;
@@ -38,19 +38,21 @@
     }
   }
 
-  // One 👎 after the latest answer (a sibling, so the answer's own text stays what it was).
-  const wrong = el("button", "ghost wrong", S.wrong);
+  // One small 👎 after the latest answer (a sibling, so the answer's own text stays what it
+  // was); its label is for screen readers and the tooltip.
+  const wrong = el("button", "icon-btn wrong", "👎");
   wrong.type = "button";
+  const label = (text) => { wrong.title = text; wrong.setAttribute("aria-label", text); };
   wrong.addEventListener("click", async () => {
     const res = await fetch(`/api/memory/wrong?${whose()}`, { ...opts, method: "POST" });
-    if (res.ok) { wrong.disabled = true; wrong.textContent = S.marked; }
+    if (res.ok) { wrong.disabled = true; label(S.marked); wrong.classList.add("marked"); }
   });
   function thumbsDown() {
     const answers = document.querySelectorAll("#messages .msg.assistant");
     const last = answers[answers.length - 1];
     if (!last) return;
-    wrong.disabled = false;
-    wrong.textContent = S.wrong;
+    wrong.disabled = false; wrong.classList.remove("marked");
+    label(S.wrong);
     last.after(wrong);
   }
 

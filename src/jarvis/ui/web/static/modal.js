@@ -1,7 +1,10 @@
-// The approval modal. Only a deliberate choice answers: Enter typed in the message box never
-// does, typing while a button has focus moves focus off the buttons, Esc denies, and ALLOW is
-// the focused default only when the request carries no compound/destructive warning. File
-// edits show the server's diff of what will change.
+// The approval window, docked above the message box (not modal): the chat stays readable and
+// the message box answers in words ("응, 해" / "no, wait": the server's words path decides, and
+// a refusal is never read as consent). Only a deliberate choice allows: Enter in an empty box
+// sends nothing, a key typed while a button has focus goes to the message box instead of
+// pressing it, Esc denies, and ALLOW is the focused default only when the person is not in the
+// message box and the request carries no compound/destructive warning. File edits show the
+// server's diff of what will change.
 (() => {
   "use strict";
   const { $, el, S } = window.Jarvis;
@@ -10,7 +13,7 @@
 
   function create({ answer }) {
     const pending = new Map(); // approval id -> request
-    let shown = null, timer = null;
+    let shown = null, timer = null, words = true;
 
     function fill(req) {
       $("modal-title").textContent = S.approvalTitle + req.tool;
@@ -35,47 +38,49 @@
       const why = req.no_always_reason;
       $("modal-no-always").hidden = offersAlways || !why;
       if (why) $("modal-no-always").textContent = S.noAlways + (S.noAlwaysReasons[why] || why);
+      $("modal-words").textContent = words ? S.wordsNote : S.noWordsNote;
       $("modal-hint").hidden = true;
     }
 
     function showNext() {
       if (shown || pending.size === 0) return;
       const req = pending.values().next().value; shown = req;
-      const composing = document.activeElement === $("input") && $("input").value.trim() !== "";
+      const inBox = document.activeElement === $("input");
       fill(req);
       const buttons = $("modal-buttons"); buttons.replaceChildren();
       for (const option of req.options) {
         const b = el("button", option, S[option]); b.type = "button"; b.dataset.answer = option;
         b.addEventListener("click", () => answer(req.id, option)); buttons.append(b);
       }
-      $("modal").hidden = false;
+      $("modal").hidden = false; document.body.classList.add("asking");
+      $("input").placeholder = words ? S.wordsPlaceholder : S.placeholder;
       const tick = () => { $("modal-countdown").textContent = S.left(Math.max(0, Math.round((req.expires_ms - Date.now()) / 1000))); };
       tick(); timer = setInterval(tick, 500);
       const risky = req.irreversible || (req.warnings || []).some((w) => RISKY.includes(w));
       const preferred = buttons.querySelector(`[data-answer=${risky ? "deny" : "allow"}]`) || buttons.querySelector("[data-answer=deny]");
-      // Someone typing a message when the request appears must not answer it with their Enter.
-      (composing ? $("dialog") : preferred).focus();
+      // Someone in the message box keeps it: what they type there is an answer in words, and
+      // their Enter never presses a button.
+      preferred.classList.add("preferred");
+      if (!inBox) preferred.focus();
+      $("dialog").scrollIntoView({ block: "nearest" });
     }
-    function close() { $("modal").hidden = true; shown = null; clearInterval(timer); }
-    function focusables() { return [...$("dialog").querySelectorAll("button, [tabindex='0']")].filter((n) => !n.closest("[hidden]")); }
+    function close() {
+      $("modal").hidden = true; shown = null; clearInterval(timer);
+      document.body.classList.remove("asking"); $("input").placeholder = S.placeholder;
+    }
 
     document.addEventListener("keydown", (e) => {
       if (!shown) return;
       if (e.key === "Escape") { e.preventDefault(); e.stopImmediatePropagation(); answer(shown.id, "deny"); return; }
-      if (e.key === "Tab") { // keep focus inside the modal
-        const items = focusables(); if (!items.length) return;
-        const at = items.indexOf(document.activeElement);
-        const next = e.shiftKey ? (at <= 0 ? items.length - 1 : at - 1) : (at === items.length - 1 ? 0 : at + 1);
-        e.preventDefault(); items[next].focus(); return;
-      }
       const typing = e.key === "Process" || e.isComposing || (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey);
       if (typing && document.activeElement && document.activeElement.closest("#modal-buttons")) {
-        e.preventDefault(); $("dialog").focus(); $("modal-hint").hidden = false; $("modal-hint").textContent = S.typingHint;
+        // A key meant for the message box must not press ALLOW: it goes to the box instead.
+        e.preventDefault();
+        const box = $("input"); box.focus();
+        if (e.key.length === 1) box.value += e.key;
+        $("modal-hint").hidden = false; $("modal-hint").textContent = words ? S.typingHint : S.typingNoWords;
       }
     }, true);
-    document.addEventListener("focusin", (e) => { // nothing behind the modal takes focus
-      if (shown && !$("dialog").contains(e.target)) $("dialog").focus();
-    });
 
     return {
       add(req) { pending.set(req.id, req); showNext(); },
@@ -83,6 +88,9 @@
       clear() { pending.clear(); close(); },
       isOpen: () => shown !== null,
       has: () => pending.size > 0,
+      // The server says whether a line typed while a request waits answers it (approvals.words).
+      setWords(on) { words = on !== false; },
+      answersInWords: () => words,
     };
   }
 

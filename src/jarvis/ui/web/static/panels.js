@@ -61,18 +61,34 @@
     const ok = !ev.is_error && d.outcome === "allow";
     log(kind, `${ok ? "✓" : "✗"} ${what} — ${decisionWords(d)}`, ok);
   }
-  // After a reload: the same lines, from the audit log (oldest first, so the newest ends on top).
-  async function rebuild(sessionId) {
+  // After a reload: the same lines, oldest first so the newest ends on top. Decisions come from
+  // the audit log (each joined, in order, with its call in the history for the argument), stops
+  // from the server's marks, promises from the AGENDA of this session.
+  async function rebuild(sessionId, { entries = [], marks = [] } = {}) {
     if (!sessionId) { $("activity").replaceChildren(); return; }
-    const res = await api(`/api/audit?session=${encodeURIComponent(sessionId)}&limit=100`); if (!res.ok) return;
+    const [res, agendaRes] = await Promise.all([api(`/api/audit?session=${encodeURIComponent(sessionId)}&limit=100`), api("/api/agenda")]);
+    if (!res.ok) return;
     const rows = await res.json();
-    $("activity").replaceChildren();
+    const calls = entries.flatMap((e) => (e.message.role === "assistant" ? e.message.tool_calls || [] : []));
+    const lines = [];
     for (const r of rows) {
       if (r.outcome === "ask") continue; // the answer that follows is the decision
+      const at = calls.findIndex((c) => c.name === r.tool);
+      const args = at >= 0 ? calls.splice(at, 1)[0].arguments : null;
       const d = { outcome: r.outcome, reason: r.reason, rule: r.rule };
       const ok = r.outcome === "allow";
-      log(decisionKind(d), `${ok ? "✓" : "✗"} ${r.tool} — ${decisionWords(d)}`, ok, r.ts_ms);
+      lines.push([r.ts_ms, decisionKind(d), `${ok ? "✓" : "✗"} ${`${r.tool} ${argsBrief(args)}`.trim()} — ${decisionWords(d)}`, ok]);
     }
+    for (const m of marks) if (m.kind === "stopped") lines.push([m.ts_ms, "stop", `■ ${S.stopped}`, false]);
+    const agenda = agendaRes.ok ? await agendaRes.json() : {};
+    for (const loop of [...(agenda.open || []), ...(agenda.closed || [])]) {
+      if (loop.session_id !== sessionId) continue;
+      lines.push([loop.created_ms, "agenda", `${S.agendaLog.added}: ${promiseText(loop.description)}`, true]);
+      if (loop.closed_ms) lines.push([loop.closed_ms, "agenda", `${S.agendaLog.closed}: ${promiseText(loop.description)}`, undefined]);
+    }
+    lines.sort((a, b) => a[0] - b[0]);
+    $("activity").replaceChildren();
+    for (const [ms, kind, text, ok] of lines) log(kind, text, ok, ms);
   }
 
   // --- AGENDA ---------------------------------------------------------------------------------

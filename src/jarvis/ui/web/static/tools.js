@@ -68,14 +68,26 @@
       this.timer = setInterval(() => this.tick(), 250); this.tick();
     }
     tick() { this.elapsed.textContent = `${((Date.now() - this.started) / 1000).toFixed(1)}s`; }
+    // Asked for approval: no clock runs while the person decides; it starts when the tool does.
+    waiting() {
+      clearInterval(this.timer); this.timer = null;
+      this.node.classList.add("waiting"); this.elapsed.textContent = S.awaiting;
+    }
+    run() {
+      if (!this.node.classList.contains("waiting")) return;
+      this.node.classList.remove("waiting"); this.started = Date.now();
+      this.timer = setInterval(() => this.tick(), 250); this.tick();
+    }
     setDiff(text) {
       const old = this.body.querySelector("pre.diff"); const view = diffView(text);
       if (old) old.replaceWith(view); else this.body.append(view);
     }
     finish({ is_error, result, killed = false, ended = Date.now(), full = false }) {
       clearInterval(this.timer);
-      // From the history the run time is unknown (only when it was written): show none.
-      this.elapsed.textContent = ended ? `${(Math.max(0, ended - this.started) / 1000).toFixed(1)}s` : "";
+      // A call that never ran (denied while waiting) has no run time; from the history the
+      // time comes from the server's marks, else none is shown.
+      const ran = !this.node.classList.contains("waiting"); this.node.classList.remove("waiting");
+      this.elapsed.textContent = ended && ran ? `${(Math.max(0, ended - this.started) / 1000).toFixed(1)}s` : "";
       this.node.classList.remove("running");
       this.node.classList.add(is_error || killed ? "bad" : "ok");
       if (killed) this.node.classList.add("killed");
