@@ -25,7 +25,7 @@ _User = Annotated[str, typer.Option("--user", help="Whose facts (the terminal us
 def _store() -> UserModelStore:
     from jarvis.app.settings import SettingsError, load_settings
     from jarvis.core.user_model import FILE_NAME, UserModelStore
-    from jarvis.ui.cli.main import fail
+    from jarvis.ui.cli.assembly import fail
 
     try:
         home: Path = load_settings().home
@@ -36,7 +36,7 @@ def _store() -> UserModelStore:
 
 def _update(user: str, change: Any) -> Any:
     from jarvis.core.user_model import UserModelFileError
-    from jarvis.ui.cli.main import fail
+    from jarvis.ui.cli.assembly import fail
 
     store = _store()
     try:

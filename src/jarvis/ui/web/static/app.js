@@ -264,13 +264,8 @@
     outbox.push(item); markQueued(item);
     if (!sessionId) startSession(); // sent once the new session's socket opens
   }
-  function submit(text) {
-    const trimmed = text.trim();
-    if (trimmed === "/help") { showHelp(); return; }
-    if (trimmed === "/stop") { stop(); return; }
-    if (trimmed.startsWith("/openloop")) { send({ type: "command", text: trimmed }, text); return; }
-    send({ type: "prompt", text }, text);
-  }
+  // A `/…` line goes as typed: the server's command table decides what it is (docs/protocol.md).
+  function submit(text) { send({ type: "prompt", text }, text); }
   function stop() { window.jarvisHud.send({ type: "abort" }); }
 
   $("composer").addEventListener("submit", (e) => {
