@@ -12,7 +12,7 @@ from jarvis.agent_layer.sessions import SessionInfo
 from jarvis.agent_layer.tools import LoopTools
 from jarvis.app.infra import AppAssembly
 from jarvis.app.profile import AgentProfile
-from jarvis.app.thinking_setup import build_thinking
+from jarvis.app.thinking_setup import build_thinking, user_model_store
 from jarvis.common.clock import new_id
 from jarvis.common.i18n import Language, t
 from jarvis.core.agenda import AgendaJob
@@ -25,6 +25,7 @@ from jarvis.core.session import AgentSession, SessionSetup, TurnJob
 from jarvis.core.thinking import WaitTracker
 from jarvis.core.tools.base import Tool
 from jarvis.core.tools.executor import GatedTools, ToolGate
+from jarvis.core.user_model.job import UserModelJob
 from jarvis.model_layer.config import ModelSettings, StreamOptions
 
 _REPLY_RESERVE = 1024  # tokens kept free for the answer when the model's max_tokens is unset
@@ -101,6 +102,8 @@ class SessionBuilder:
         if self.app.settings.openloop.enabled:
             jobs.append(self._agenda_job())
         jobs.append(CorrectionJob(self.app.memory))
+        if self.app.settings.user_model.enabled and self.app.settings.user_model.extract:
+            jobs.append(UserModelJob(user_model_store(self.app)))
         if self.app.learning is not None:
             jobs.append(IdleLearningJob(self.app.learning.idle))
         return jobs

@@ -56,6 +56,7 @@ from jarvis.core.procedures.config import ProcedureSettings
 from jarvis.core.scheduler.config import SchedulerSettings
 from jarvis.core.thinking.config import ThinkingSettings
 from jarvis.core.tools.builtins import BuiltinToolSettings
+from jarvis.core.user_model.config import UserModelSettings
 from jarvis.memory.config import MemorySettings
 from jarvis.model_layer.config import ModelSettings
 from jarvis.model_layer.embeddings import EmbeddingSettings
@@ -149,6 +150,7 @@ class Settings(BaseSettings):
     tools: BuiltinToolSettings = Field(default_factory=BuiltinToolSettings)
     openloop: OpenLoopSettings = Field(default_factory=OpenLoopSettings)
     thinking: ThinkingSettings = Field(default_factory=ThinkingSettings)
+    user_model: UserModelSettings = Field(default_factory=UserModelSettings)
     plugin: PluginSettings = Field(default_factory=PluginSettings)
     agents: OrchestrationLimits = Field(default_factory=OrchestrationLimits)
     # Raw entries: each is judged on its own (jarvis.core.mcp.sources), so one broken server

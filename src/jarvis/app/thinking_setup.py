@@ -18,8 +18,10 @@ from jarvis.agent_layer.thought.engine import (
 from jarvis.app.infra import AppAssembly
 from jarvis.app.profile import AgentProfile
 from jarvis.common.atomic import atomic_write_text
+from jarvis.common.i18n import Language, t
 from jarvis.common.logging import get_logger
 from jarvis.core.thinking import EngineMode, Fillers, TurnThinking, WaitTracker
+from jarvis.core.user_model import FILE_NAME, UserModelStore, user_section
 
 _log = get_logger("jarvis.thought")
 
@@ -27,6 +29,16 @@ _log = get_logger("jarvis.thought")
 @functools.cache
 def shipped_weights() -> RouterWeights:
     return load_weights()
+
+
+@functools.cache
+def _user_models(path: Path) -> UserModelStore:
+    return UserModelStore(path)
+
+
+def user_model_store(app: AppAssembly) -> UserModelStore:
+    """The one store of `~/.jarvis/user_model.json` (every agent and session shares it)."""
+    return _user_models(app.settings.home / FILE_NAME)
 
 
 def engine_mode(app: AppAssembly, profile: AgentProfile) -> EngineMode:
@@ -68,8 +80,16 @@ def build_thinking(
     if cfg.fillers:
         key = f"{model.provider}:{model.base_url}:{model.model}"
         fillers = Fillers(waits, key, cfg.filler_after_sec)
+    person = None
+    if settings.user_model.enabled:
+        store, most = user_model_store(app), settings.user_model.max_facts
+
+        def person(user_id: str, lang: Language) -> str:
+            return user_section(store.facts(user_id), t("user_model.header", lang), most)
+
     return TurnThinking(
         shipped_weights(),
+        person=person,
         fillers=fillers,
         mode=mode,
         engine=engine,

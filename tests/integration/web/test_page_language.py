@@ -53,7 +53,7 @@ async def lines(tab: Tab, base_url: str, lang: Language) -> list[str]:
     assert listing.startswith(t("agents.list_header", lang, current="main")), listing
     await tab.send(type="command", text="/no-such-command")
     unknown = (await tab.next("command_result"))["text"]
-    assert unknown == t("hud.commands", lang)
+    assert unknown == t("commands.unknown", lang, name="/no-such-command")
     await tab.send(type="prompt", text="hello")
     error = await tab.next(("agent_error", "agent_end"), timeout=120)
     assert error["type"] == "agent_error", error

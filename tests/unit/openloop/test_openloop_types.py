@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from jarvis.agent_layer.openloop.dismissal import read_dismissal
 from jarvis.agent_layer.openloop.openloop_types import (
     AgendaChange,
     CandidateLoop,
@@ -242,38 +243,48 @@ EN_REPORT = loop("en", "send the quarterly report to Alice")
 ALL = [REPORT, QUARTERLY, MEETING, MEETING_3, MEETING_5, HOTEL, EN_REPORT]
 
 
+REPORTS = {"report", "quarterly"}
+MEETINGS = {"meeting", "meeting3", "meeting5"}
+
+
 @pytest.mark.parametrize(
-    ("user_input", "dismissed"),
+    ("user_input", "dismissed", "asked"),
     [
-        ("보고서는 취소됐어", {"report", "quarterly"}),  # the seed's workaround wording
-        ("그건 취소됐어, 안 챙겨도 돼", set()),  # seed: points at nothing, closes nothing
-        ("보고서 안 해도 돼", {"report", "quarterly"}),
-        ("회의 준비는 하지 마", {"meeting", "meeting3", "meeting5"}),
-        ("회의 준비 그만해", {"meeting", "meeting3", "meeting5"}),
-        ("보고서 이제 필요 없어", {"report", "quarterly"}),
-        ("보고서는 안 챙겨도 돼", {"report", "quarterly"}),
-        ("보고서 안 보내도 돼", {"report", "quarterly"}),
-        ("호텔 예약 취소 안 해도 돼", {"hotel"}),
-        ("cancel the report", {"en"}),
-        ("the report got cancelled", {"en"}),
-        ("never mind the report", {"en"}),
-        ("no need to send the report", {"en"}),
-        ("you don't need to send the report", {"en"}),
-        ("forget about the report", {"en"}),
-        ("stop reminding me about the report", {"en"}),
-        ("the report is not necessary anymore", {"en"}),
-        ("cancel it", set()),
-        # ▲ per clause: the meeting is cancelled, the report still stands
-        ("회의는 취소됐고 보고서는 내일까지 보내야 해", {"meeting", "meeting3", "meeting5"}),
+        # ▲ words that point at two loops equally close neither: the person is asked which
+        ("보고서는 취소됐어", set(), REPORTS),  # the seed's workaround wording
+        ("그건 취소됐어, 안 챙겨도 돼", set(), set()),  # seed: points at nothing
+        ("보고서 안 해도 돼", set(), REPORTS),
+        ("회의 준비는 하지 마", set(), MEETINGS),
+        ("회의 준비 그만해", set(), MEETINGS),
+        ("보고서 이제 필요 없어", set(), REPORTS),
+        ("보고서는 안 챙겨도 돼", set(), REPORTS),
+        ("보고서 안 보내도 돼", set(), REPORTS),
+        # ▲ a word only one of them holds says which
+        ("분기 보고서는 취소됐어", {"quarterly"}, set()),
+        ("팀장님께 보내는 보고서는 취소야", {"quarterly"}, set()),
+        ("호텔 예약 취소 안 해도 돼", {"hotel"}, set()),
+        ("cancel the report", {"en"}, set()),
+        ("the report got cancelled", {"en"}, set()),
+        ("never mind the report", {"en"}, set()),
+        ("no need to send the report", {"en"}, set()),
+        ("you don't need to send the report", {"en"}, set()),
+        ("forget about the report", {"en"}, set()),
+        ("stop reminding me about the report", {"en"}, set()),
+        ("the report is not necessary anymore", {"en"}, set()),
+        ("cancel it", set(), set()),
+        # ▲ per clause: the meeting is cancelled (which one?), the report still stands
+        ("회의는 취소됐고 보고서는 내일까지 보내야 해", set(), MEETINGS),
         # ▲ an explicit time in the clause must match the loop's
-        ("3시 회의 취소됐어", {"meeting3"}),
+        ("3시 회의 취소됐어", {"meeting3"}, set()),
         # reminders are not dismissals
-        ("보고서 잊지 말고 보내", set()),
-        ("don't forget to send the report", set()),
+        ("보고서 잊지 말고 보내", set(), set()),
+        ("don't forget to send the report", set(), set()),
     ],
 )
-def test_dismissal_words(user_input: str, dismissed: set[str]) -> None:
-    assert set(find_dismissed(user_input, ALL, CFG)) == dismissed
+def test_dismissal_words(user_input: str, dismissed: set[str], asked: set[str]) -> None:
+    reading = read_dismissal(user_input, ALL, CFG)
+    assert set(reading.closed) == set(find_dismissed(user_input, ALL, CFG)) == dismissed
+    assert {i for group in reading.ambiguous for i in group} == asked
 
 
 @pytest.mark.parametrize(

@@ -43,7 +43,8 @@ PUSH_SPELLINGS = [
     "/usr/bin/git -P push", "'git' --no-pager 'push'", "git --no-pager pu''sh",
     "/usr/lib/git-core/git-push origin", "env git -P push", "timeout 5 git -C . push",
     "sh -c 'git --no-pager push'", "git status && git -P push", "git --bogus push",
-    "git --shallow-file x push",
+    "git --shallow-file x push", "git -c 'alias.p=!git push' p",
+    "git -c 'alias.p=!true && git -P push' p",
 ]  # fmt: skip
 
 

@@ -19,6 +19,10 @@ Defaults. Every hour the words do not state sets ``Deadline.inferred``:
 - Weekdays: "금요일까지" / "by Friday" is the next one, today included (on a Friday it is
   today); "이번 주 금요일" / "this Friday" is Friday of this Monday-first week, or the next
   Friday once that has passed; "다음 주 금요일" / "next Friday" is Friday of the next week.
+  A weekday (or "주말", "this week") that names today with a time or period already passed
+  ("by Friday 10am", "금요일 오전 10시까지" on a Friday evening) is next week's: the person
+  cannot promise a moment behind them. Without a time it stays today ("금요일까지" at 20:00
+  → 23:59 today).
 - Periods without an hour: 새벽 06:00, 아침/morning 09:00, 오전 12:00, 점심 12:00,
   오후/afternoon 15:00, 퇴근/EOD/end of day 18:00, 저녁/evening 19:00, 밤/night/tonight 21:00.
   정오/noon 12:00 and 자정/midnight/밤 12시 23:59 are stated, not inferred.
@@ -39,7 +43,7 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from pydantic import BaseModel, ConfigDict
 
 from jarvis.agent_layer.openloop.deadline_clock import _CLOCK_RULES, _PERIOD_RULES
-from jarvis.agent_layer.openloop.deadline_days import _DAY_RULES
+from jarvis.agent_layer.openloop.deadline_days import _DAY_RULES, WeekdayDate
 from jarvis.agent_layer.openloop.deadline_vocab import (
     _EN_IN,
     _EN_NUM_RE,
@@ -94,6 +98,25 @@ def _matched(text: str, taken: list[_Span]) -> str:
 
 
 def _combine(
+    day: date | None, clock: _Clock | None, period: _Period | None, ctx: _Ctx
+) -> tuple[datetime, bool]:
+    """The due of the parts; a weekday that names today at a time already passed ("by Friday
+    10am" on a Friday evening) is next week's, never a promise created already overdue."""
+    due, inferred = _combine_on(day, clock, period, ctx)
+    if not isinstance(day, WeekdayDate) or day != ctx.today:
+        return due, inferred
+    if clock is not None:
+        stated = due
+    elif period is not None:  # "금요일 아침까지": the period's hour, before the 23:59 default
+        stated = _at(day, period.hour, period.minute, ctx)
+    else:
+        return due, inferred
+    if _before(stated, ctx.now):
+        return _combine_on(day + timedelta(days=7), clock, period, ctx)
+    return due, inferred
+
+
+def _combine_on(
     day: date | None, clock: _Clock | None, period: _Period | None, ctx: _Ctx
 ) -> tuple[datetime, bool]:
     if day is None and period is not None and period.implies_today:

@@ -31,6 +31,16 @@ from jarvis.agent_layer.openloop.deadline_vocab import (
 )
 
 
+class WeekdayDate(date):
+    """A day named by its weekday ("금요일", "by Friday", "주말", "this week"). When the
+    words name today and their time has already passed ("by Friday 10am" on a Friday
+    evening), the same weekday next week is meant (see `deadline._combine`)."""
+
+
+def _weekly(day: date) -> WeekdayDate:
+    return WeekdayDate.fromordinal(day.toordinal())
+
+
 def _monday(ctx: _Ctx) -> date:
     return ctx.today - timedelta(days=ctx.today.weekday())
 
@@ -52,11 +62,11 @@ def _week_day(ctx: _Ctx, which: str | None, weekday: int) -> date:
 
 
 def _ko_weekday(m: re.Match[str], ctx: _Ctx) -> date:
-    return _week_day(ctx, m.groupdict().get("which"), _KO_WEEKDAYS.index(m["wd"]))
+    return _weekly(_week_day(ctx, m.groupdict().get("which"), _KO_WEEKDAYS.index(m["wd"])))
 
 
 def _en_weekday(m: re.Match[str], ctx: _Ctx) -> date:
-    return _week_day(ctx, m.groupdict().get("which"), _EN_WEEKDAYS[m["wd"].lower()])
+    return _weekly(_week_day(ctx, m.groupdict().get("which"), _EN_WEEKDAYS[m["wd"].lower()]))
 
 
 def _week_end(weekday: int) -> _Handler[date]:
@@ -65,7 +75,7 @@ def _week_end(weekday: int) -> _Handler[date]:
     def handler(m: re.Match[str], ctx: _Ctx) -> date:
         if (m.groupdict().get("which") or "").lower() in ("다음", "담", "next"):
             return _monday(ctx) + timedelta(days=7 + weekday)
-        return _next_weekday(ctx, weekday)
+        return _weekly(_next_weekday(ctx, weekday))
 
     return handler
 

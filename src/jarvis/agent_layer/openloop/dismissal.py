@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from jarvis.agent_layer.openloop.config import OpenLoopConfig
 from jarvis.agent_layer.openloop.near_miss import (
@@ -50,29 +51,74 @@ _CLAUSE_SPLIT_RE = re.compile(
 )
 
 
+@dataclass(frozen=True)
+class Dismissal:
+    """What the user's dismissal words point at: loops to close, and groups to ask about."""
+
+    closed: list[str] = field(default_factory=list)
+    # Each group: the open loops one clause points at equally well ("the report is cancelled"
+    # with two report loops open). None of them is closed until the person says which.
+    ambiguous: list[list[str]] = field(default_factory=list)
+
+
 def find_dismissed(
     user_input: str, open_loops: Sequence[OpenLoop], cfg: OpenLoopConfig
 ) -> list[str]:
-    """Ids of open loops the user's dismissal words point at (seed: 0.5 shorter-side overlap).
+    """Ids of open loops the user's dismissal words point at without doubt (seed: 0.5
+    shorter-side overlap); see `read_dismissal`."""
+    return read_dismissal(user_input, open_loops, cfg).closed
+
+
+def read_dismissal(
+    user_input: str, open_loops: Sequence[OpenLoop], cfg: OpenLoopConfig
+) -> Dismissal:
+    """Which open loops the user's dismissal words point at, clause by clause.
 
     The words that carry the dismissal ("취소됐어", "안 챙겨도 돼") and fillers ("그건") are
     dropped before measuring: they say "cancel", not which loop, so "그건 취소됐어" closes
     nothing and "보고서는 취소됐어" closes the report. ▲ A clause whose explicit time or date
-    differs from the loop's does not point at it. Completion phrases ("보냈어", "done") are
-    never read here; only the judge closes those, as they read like questions ("보냈어?").
+    differs from the loop's does not point at it. ▲ A clause points at the loops it overlaps
+    best: one → closed; several equally ("the report is cancelled" with two report loops) →
+    ambiguous, all stay open and the person is asked. Completion phrases ("보냈어", "done")
+    are never read here; only the judge closes those, as they read like questions ("보냈어?").
     """
-    pointers = _dismissal_pointers(user_input)
-    return [
-        loop.id for loop in open_loops if loop.status == "open" and _points_at(pointers, loop, cfg)
-    ]
+    loops = [loop for loop in open_loops if loop.status == "open"]
+    closed: list[str] = []
+    groups: list[list[str]] = []
+    for pointer in _dismissal_pointers(user_input):
+        for group in _pointed_groups(pointer, loops, cfg):
+            if len(group) == 1:
+                closed += [i for i in group if i not in closed]
+            else:
+                groups.append(group)
+    ambiguous = [g for g in ([i for i in grp if i not in closed] for grp in groups) if len(g) > 1]
+    return Dismissal(closed=closed, ambiguous=ambiguous)
 
 
-def _points_at(pointers: list[str], loop: OpenLoop, cfg: OpenLoopConfig) -> bool:
-    target, described = char_bigrams(loop.description), read(loop.description)
-    return any(
-        _overlap(char_bigrams(p), target) >= cfg.dismissal_overlap
-        and not _facts_conflict(read(p), described)
-        for p in pointers
+def _pointed_groups(
+    pointer: str, loops: Sequence[OpenLoop], cfg: OpenLoopConfig
+) -> list[list[str]]:
+    """The loops one clause points at, grouped by the words they answer to. A loop whose
+    matched words another loop also holds, with more besides, is not meant ("분기 보고서" →
+    the quarterly report, not the weekly one); loops that answer to the same words ("the
+    report" → two reports) form one group: the clause cannot tell them apart."""
+    mine = char_bigrams(pointer)
+    covered = {
+        lp.id: mine & char_bigrams(lp.description) for lp in loops if _points_at(pointer, lp, cfg)
+    }
+    kept = [i for i, c in covered.items() if not any(c < o for o in covered.values())]
+    groups: list[list[str]] = []
+    for loop_id in kept:
+        joined = [g for g in groups if any(covered[loop_id] & covered[other] for other in g)]
+        merged = [i for g in joined for i in g] + [loop_id]
+        groups = [g for g in groups if g not in joined] + [merged]
+    return groups
+
+
+def _points_at(pointer: str, loop: OpenLoop, cfg: OpenLoopConfig) -> bool:
+    target = char_bigrams(loop.description)
+    return _overlap(char_bigrams(pointer), target) >= cfg.dismissal_overlap and not (
+        _facts_conflict(read(pointer), read(loop.description))
     )
 
 
@@ -110,3 +156,45 @@ _FILLER = frozenset({
     "by", "my", "our", "your", "me", "we", "i", "you", "please", "just", "now", "더", "이상",
     "is", "are", "was", "were", "be", "been", "got", "any", "anymore", "more", "already",
 })  # fmt: skip
+
+
+# ---- the answer to "which one?" ------------------------------------------------------------
+
+_NEITHER_RE = re.compile(
+    r"둘\s*다\s*아니|다\s*아니|아무\s*것도|(?<![가-힣])아니(?:야|요|에요)?(?:$|[\s,.!?])"
+    r"|\bneither\b|\bnone\b|\bno(?:pe)?\b(?!\s+need)|\bnot\s+(?:those|these|either|any)\b",
+    re.IGNORECASE,
+)
+_ALL_RE = re.compile(
+    r"둘\s*다|셋\s*다|모두|전부|(?<![가-힣])다\s*(?:취소|닫|빼|없)|\bboth\b|\ball\b", re.IGNORECASE
+)
+_ORDINAL_WORDS: tuple[tuple[str, int], ...] = (
+    (r"첫\s*번째|첫째|(?<![가-힣])첫\s*(?:거|것)|\bfirst\b|\b1st\b", 1),
+    (r"두\s*번째|둘째|\bsecond\b|\b2nd\b", 2),
+    (r"세\s*번째|셋째|\bthird\b|\b3rd\b", 3),
+    (r"네\s*번째|넷째|\bfourth\b|\b4th\b", 4),
+)
+_NUMBER_RE = re.compile(r"(?<![\d:./])\[?([1-9])\]?\s*(?:번째|번|\))?(?![\d:./%])")
+
+
+def answer_choice(
+    user_input: str, options: Sequence[OpenLoop], cfg: OpenLoopConfig
+) -> list[str] | None:
+    """The person's answer to "which of these is cancelled?" (options numbered from 1): the
+    ids meant, [] for "neither", None when the words answer nothing (then nothing closes)."""
+    text = unicodedata.normalize("NFC", user_input)
+    if _NEITHER_RE.search(text):
+        return []
+    if _ALL_RE.search(text):
+        return [lp.id for lp in options]
+    picked = {int(m[1]) for m in _NUMBER_RE.finditer(text)}
+    picked |= {n for pattern, n in _ORDINAL_WORDS if re.search(pattern, text, re.IGNORECASE)}
+    if picked:
+        chosen = [lp.id for i, lp in enumerate(options, 1) if i in picked]
+        return chosen or None
+    words = " ".join(
+        w for w in re.findall(r"\S+", _DISMISSAL_RE.sub(" ", text)) if normalise(w) not in _FILLER
+    )
+    groups = _pointed_groups(words, options, cfg) if words else []
+    named = [g[0] for g in groups if len(g) == 1]
+    return named if named and len(named) == len(groups) else None

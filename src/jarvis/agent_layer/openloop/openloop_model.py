@@ -9,9 +9,13 @@ from pydantic import BaseModel, Field
 from jarvis.agent_layer.openloop.same_loop import PairDecision
 
 LoopStatus = Literal["open", "done", "dismissed", "expired"]
-SkipReason = Literal["empty", "ungrounded", "closed_in_frame", "duplicate"]
-CloseReason = Literal["judge_closed", "dismissal_words", "due_passed", "max_age"]
-NoteEvent = Literal["created", "merged", "duplicate", "kept_apart", "closed_in_frame"]
+SkipReason = Literal["empty", "ungrounded", "not_a_promise", "closed_in_frame", "duplicate"]
+CloseReason = Literal[
+    "judge_closed", "dismissal_words", "dismissal_answer", "due_passed", "max_age"
+]
+NoteEvent = Literal[
+    "created", "merged", "duplicate", "kept_apart", "closed_in_frame", "reopened", "asked"
+]
 NOTES_KEPT = 12  # the newest notes per loop; older ones are dropped so a loop stays small
 
 
@@ -46,6 +50,8 @@ class OpenLoop(BaseModel):
     updated_ms: int
     closed_ms: int | None = None
     closed_reason: str | None = None
+    # When a restatement last reopened it (None: never): expiry counts from here, not created.
+    opened_ms: int | None = None
     notes: list[LoopNote] = Field(default_factory=list)
 
 
@@ -91,10 +97,15 @@ class AgendaChange(BaseModel):
     unknown_indices: list[int] = Field(default_factory=list)
     # Loops that only gained a note (a duplicate without a new due): stored, not "changed".
     noted: list[OpenLoop] = Field(default_factory=list)
+    # Closed loops a restatement opened again (a repeated promise never piles up rows).
+    reopened: list[OpenLoop] = Field(default_factory=list)
+    # A dismissal that pointed at several open loops: their ids, all kept open until the person
+    # says which (see `dismissal.answer_choice`).
+    asked: list[str] = Field(default_factory=list)
 
     @property
     def changed(self) -> bool:
-        return bool(self.created or self.merged or self.closed)
+        return bool(self.created or self.merged or self.closed or self.reopened)
 
 
 def with_note(loop: OpenLoop, note: LoopNote) -> OpenLoop:

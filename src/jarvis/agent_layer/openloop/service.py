@@ -79,6 +79,9 @@ class OpenLoopService:
             )
         # Loop embeddings by (id, description): computed once per loop.
         self._vectors: dict[tuple[str, str], list[float]] = {}
+        # Per session: the loops the person was last asked "which one?" about. One turn only:
+        # the next input answers it or the question lapses (the loops stay open).
+        self._asked: dict[str, list[str]] = {}
 
     async def current(self, agent_id: str, user_id: str) -> list[OpenLoop]:
         """Open loops, newest first, after applying expiry."""
@@ -95,7 +98,8 @@ class OpenLoopService:
         now = self.clock.now_ms()
         # The judge drops the `@` due about half the time: read it from the user's words.
         filled = fill_due(frame, user_input, datetime.fromtimestamp(now / 1000, self.tz), self.tz)
-        cosines = await self._cosines(filled, shown)
+        closed = await self._recently_closed(scope, now)
+        cosines = await self._cosines(filled, [*shown, *closed])
         change = apply_judgement(
             shown,
             filled,
@@ -106,10 +110,23 @@ class OpenLoopService:
             new_id=lambda: new_id()[:16],
             cosines=cosines,
             tz=self.tz,
+            closed_loops=closed,
+            asked=self._asked.pop(scope.session_id, []),
         )
-        await self.store.save([*change.created, *change.merged, *change.closed, *change.noted])
+        if change.asked:
+            self._asked[scope.session_id] = change.asked
+        await self.store.save(
+            [*change.created, *change.merged, *change.reopened, *change.closed, *change.noted]
+        )
         log_change(change, now)
         return change
+
+    async def _recently_closed(self, scope: LoopScope, now_ms: int) -> list[OpenLoop]:
+        """Loops closed within MAX_AGE: a promise said again reopens one of these."""
+        since = now_ms - self.cfg.max_age_sec * 1000
+        loops = await self.store.for_user(scope.agent_id, scope.user_id)
+        closed = [lp for lp in loops if lp.status != "open" and (lp.closed_ms or 0) >= since]
+        return sorted(closed, key=lambda lp: lp.closed_ms or 0, reverse=True)
 
     async def explain(self, agent_id: str, user_id: str, prefix: str) -> list[OpenLoop]:
         """The loops (any status) whose id starts with ``prefix``, notes included."""
@@ -193,12 +210,12 @@ class OpenLoopService:
 
 def log_change(change: AgendaChange, now_ms: int) -> None:
     """The judge's log: every decision with its reason, so a wrong merge can be reported."""
-    for loop in [*change.created, *change.merged, *change.noted]:
+    for loop in [*change.created, *change.merged, *change.reopened, *change.noted]:
         for note in loop.notes:
             if note.at_ms == now_ms:
                 _log.info("AGENDA %s: %s", loop.id[:8], note.line())
     for skipped in change.skipped:
-        if skipped.reason in ("ungrounded", "empty"):
+        if skipped.reason in ("ungrounded", "empty", "not_a_promise"):
             _log.info("AGENDA skipped (%s): %r", skipped.reason, skipped.candidate.description)
     for loop in change.closed:
         _log.info("AGENDA %s closed (%s): %r", loop.id[:8], loop.closed_reason, loop.description)

@@ -32,5 +32,9 @@ MESSAGES: dict[str, dict[Language, str]] = {
     },
     "filler.first_round.3": {"ko": "잠시만 기다려 주세요…", "en": "just a moment…"},
     "filler.first_round.4": {"ko": "곧 답할게요…", "en": "an answer is on its way…"},
+    "user_model.header": {
+        "ko": "[사용자] 이 사람에 대해 알고 있는 것 (본인이 말한 것):",
+        "en": "[user] what this person has told you about themselves:",
+    },
     "thought.due": {"ko": "기한 {due}", "en": "due {due}"},
 }

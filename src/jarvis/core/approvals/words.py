@@ -15,6 +15,7 @@ as a refusal costs one more sentence. So the rules are deny-biased by constructi
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import Literal
@@ -44,8 +45,10 @@ WordsStage = Literal["empty", "negation", "keyword", "model"]
 _TOKEN = re.compile(r"[0-9a-z'\u3131-\u318e\uac00-\ud7a3]+")
 _TOKEN_CHAR = re.compile(r"[0-9a-z'\u3131-\u318e\uac00-\ud7a3]")
 _HANGUL = re.compile(r"[\u3131-\u318e\uac00-\ud7a3]")
-# Longer words are not taken apart: one holding a refusing fragment simply negates.
-_LONGEST_SPLIT = 48
+# Longer words are not taken apart: one holding a refusing fragment simply negates. Pieces of a
+# fused word are at most as long as the longest word it may be made of (bounded work per word).
+_LONGEST_SPLIT = 24
+_LONGEST_PIECE = 12
 
 
 def normalise(text: str) -> str:
@@ -75,6 +78,7 @@ def _is_consent(token: str) -> bool:
     return token in CONSENT_FORMS or CONSENT_REPEATS.match(token) is not None
 
 
+@functools.lru_cache(maxsize=4096)
 def _is_word(piece: str) -> bool:
     """A piece a fused word may be made of: consent, refusal, politeness or "from now on"."""
     return (
@@ -93,7 +97,8 @@ def _made_of_words(text: str) -> bool:
     reachable = [True] + [False] * len(text)
     for end in range(2, len(text) + 1):
         reachable[end] = any(
-            reachable[start] and _is_word(text[start:end]) for start in range(0, end - 1)
+            reachable[start] and _is_word(text[start:end])
+            for start in range(max(0, end - _LONGEST_PIECE), end - 1)
         )
     return reachable[-1]
 
@@ -131,7 +136,7 @@ def has_negation(text: str) -> bool:
     folded = _folded(text)
     if any(sign in folded for sign in REFUSING_SIGNS):
         return True
-    return any(_token_negates(token) for token in tokens(folded))
+    return any(_token_negates(token) for token in dict.fromkeys(tokens(folded)))
 
 
 def asks_always(text: str) -> bool:

@@ -17,8 +17,9 @@ API:
 - `deny_forms(argv) -> tuple[argv, ...]`: every form a deny rule is matched against besides the
   argv as written: the canonical one; when not `exact`, the program followed by each written
   word from every positional word on (errs toward blocking); for `anywhere` programs the
-  positional words alone; `git-push` as `git push`; and an alias given inline
-  (`git -c alias.p=push p`) expanded.
+  positional words alone; `git-push` as `git push`; and an alias given inline expanded
+  (`git -c alias.p=push p`; a shell alias `-c 'alias.p=!git push'` by the commands of its
+  script).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from dataclasses import dataclass
 from jarvis.core.policy.program_globals import GLOBALS, Option, ProgramGlobals
 from jarvis.core.policy.program_policies import Refusal, is_outside_workspace
 from jarvis.core.policy.programs import program_name
+from jarvis.core.policy.shell import analyze_shell
 
 _PYTHON = re.compile(r"python[0-9.]*|pypy[0-9.]*")
 _PYTHON_VALUED = frozenset("WX")  # `-W ignore`, `-X dev` (or attached: `-Wignore`)
@@ -45,6 +47,7 @@ class Canonical:
     subcommand: int = -1  # written index of the subcommand word (-1: none)
 
 
+@functools.lru_cache(maxsize=1024)  # called for every simple command the gate matches
 def has_canonical(name: str) -> bool:
     """Whether `canonical_command` or `deny_forms` may change a command of this program."""
     return name in GLOBALS or name.startswith("git-") or _PYTHON.fullmatch(name) is not None
@@ -181,16 +184,21 @@ def _positional_indices(argv: tuple[str, ...]) -> list[int]:
 
 
 def _inline_aliases(argv: tuple[str, ...], canon: Canonical) -> list[tuple[str, ...]]:
-    """`git -c alias.p=push p`: p runs push (a `!` alias runs a shell: judged as `-c` already)."""
+    """`git -c alias.p=push p` runs push; `git -c 'alias.p=!git push' p` runs the script."""
     if canon.subcommand < 0:
         return []
     name = argv[canon.subcommand]
-    forms = []
+    forms: list[tuple[str, ...]] = []
     for index in range(1, canon.subcommand):
         if argv[index - 1] != "-c":
             continue
         key, _, value = argv[index].partition("=")
-        if key.lower() == f"alias.{name.lower()}" and value and not value.startswith("!"):
+        if key.lower() != f"alias.{name.lower()}" or not value:
+            continue
+        if value.startswith("!"):  # a shell alias: the commands of its script
+            for inner in analyze_shell(value[1:]).commands:
+                forms.extend((inner.argv, *deny_forms(inner.argv)))
+        else:
             at = canon.positions.index(canon.subcommand)
             forms.append((*canon.argv[:at], *value.split(), *canon.argv[at + 1 :]))
     return forms

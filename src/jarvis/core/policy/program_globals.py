@@ -68,9 +68,10 @@ _GIT = {
     ),
     **_options("path", "next", "-C"),
     **_options("config", "next", "-c --shallow-file"),
-    # a git directory or work tree brings its own config (core.fsmonitor, hooks): as `-c`
-    **_options("config", "either", "--git-dir --work-tree --config-env"),
-    **_options("value", "either", "--namespace --super-prefix"),
+    # a git directory or work tree brings its own config (core.fsmonitor, hooks): as `-c`;
+    # `--namespace` and `--super-prefix` are refused by the argument policy as before
+    **_options("config", "either", "--git-dir --work-tree --config-env --namespace"),
+    **_options("config", "either", "--super-prefix"),
     **_options("config", "equals", "--exec-path"),
     **_options("value", "equals", "--list-cmds"),
 }

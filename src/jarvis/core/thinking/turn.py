@@ -63,14 +63,16 @@ class ThinkingPlan:
     route: Route
     frame: ThoughtFrame | None = None
     effort: str | None = None
+    person: str = ""  # the `[사용자]` section: what the user model holds as active facts
 
     def note(self, lang: Language) -> str:
-        """What the model sees of the thought (empty without a frame)."""
+        """What the model sees this turn only: the person's facts and the thought."""
         if self.frame is None:
-            return ""
+            return self.person
         f = self.frame
         parts = {"interpretation": f.interpretation, "decision": f.decision, "frame": f.frame}
-        return t("thought.note", lang, **parts)
+        thought = t("thought.note", lang, **parts)
+        return f"{self.person}\n\n{thought}" if self.person else thought
 
     def loop_config(self, config: AgentLoopConfig) -> AgentLoopConfig:
         """The routed "think" buys the provider's effort setting, when the model has one."""
@@ -120,6 +122,7 @@ class TurnThinking:
         pending_approval: Callable[[str], bool] | None = None,
         now: Callable[[], str] = lambda: "",
         fillers: Fillers | None = None,
+        person: Callable[[str, Language], str] | None = None,
     ) -> None:
         self.weights = weights
         self.mode: EngineMode = mode if engine is not None else "off"
@@ -129,6 +132,7 @@ class TurnThinking:
         self.pending_approval = pending_approval
         self.now = now  # the person's local time, for the template
         self.fillers = fillers
+        self.person = person  # user id, language → the `[사용자]` section ("" when none)
 
     async def plan(
         self,
@@ -149,7 +153,8 @@ class TurnThinking:
                 engine=self.mode,
             )
         )
-        plan = ThinkingPlan(decided, effort=self.effort)
+        person = self.person(scope.user_id, scope.language) if self.person else ""
+        plan = ThinkingPlan(decided, effort=self.effort, person=person)
         filled = False
         if self.engine is not None and runs_thought(self.mode, decided):
             filled = self._filler("thought", f"thought:{self.engine.model}", scope, host)

@@ -169,6 +169,8 @@ class TerminalRenderer:
                 self.line(self._style(f"… {self.shown(str(getattr(event, 'text', '')))}", "2"))
         elif getattr(event, "type", None) == "validation_error":
             self.line(self._style(f"✗ {getattr(event, 'message', '')}", "33"))
+        elif getattr(event, "type", None) == "agenda_question":
+            self.line(self._style(f"? {self.shown(getattr(event, 'text', ''))}", "33"))
 
     def _answer(self, delta: str) -> None:
         """Stream a piece of the answer: plain when piped, live Markdown on a terminal."""

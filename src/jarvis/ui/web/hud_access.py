@@ -23,7 +23,7 @@ from jarvis.ui.web.launch_token import TOKEN_PARAM, same_token
 from jarvis.ui.web.session_cookie import cookie_name
 
 if TYPE_CHECKING:
-    from jarvis.ui.web.server import WebApp
+    from jarvis.ui.web.web_app import WebApp
 
 # Paths reachable without logging in (everything else needs the cookie or a header key).
 PUBLIC_PATHS = {"/", "/api/health", "/api/login"}

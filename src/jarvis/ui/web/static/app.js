@@ -144,6 +144,7 @@
         if (ev.created) panels.log("agenda", `${S.agendaLog.added} (${ev.created})`, true);
         if (ev.closed) panels.log("agenda", `${S.agendaLog.closed} (${ev.closed})`);
         panels.loadAgenda(); break;
+      case "agenda_question": addMessage("system", ev.text); panels.log("agenda", ev.text, true); break;
       case "command_result": addMessage("system", ev.text); break;
       case "error": addMessage("error", ev.message); break;
     }
@@ -265,13 +266,8 @@
     outbox.push(item); markQueued(item);
     if (!sessionId) startSession(); // sent once the new session's socket opens
   }
-  function submit(text) {
-    const trimmed = text.trim();
-    if (trimmed === "/help") { showHelp(); return; }
-    if (trimmed === "/stop") { stop(); return; }
-    if (trimmed.startsWith("/openloop")) { send({ type: "command", text: trimmed }, text); return; }
-    send({ type: "prompt", text }, text);
-  }
+  // A `/…` line goes as typed: the server's command table decides what it is (docs/protocol.md).
+  function submit(text) { send({ type: "prompt", text }, text); }
   function stop() { window.jarvisHud.send({ type: "abort" }); }
 
   $("composer").addEventListener("submit", (e) => {
