@@ -43,6 +43,7 @@ from jarvis.core.policy.gate import Gate, rule_change_recorder
 from jarvis.core.policy.pg_rule_store import PostgresRuleStore
 from jarvis.core.policy.rule_store import RuleStore
 from jarvis.core.policy.sandbox import Sandbox
+from jarvis.core.procedures.distill import TextModel, provider_model
 from jarvis.core.tools.builtins import builtin_tools
 from jarvis.core.tools.registry import ToolRegistry
 from jarvis.memory import MemoryService
@@ -333,8 +334,22 @@ class InfraBuilder:
             demo=self.demo,
         )
         built.append(assembly)
-        assembly.learning = build_learning(assembly, settings.procedures)
+        assembly.learning = build_learning(
+            settings.home, assembly.memory, _main_model(assembly), settings.procedures, self.clock
+        )
         return assembly
+
+
+def _main_model(app: AppAssembly) -> TextModel:
+    """The configured model, looked up at call time (a config reload may change it). Learning
+    is background work: capped, and it gives way to the person's turn."""
+
+    async def complete(system: str, prompt: str) -> str | None:
+        model = app.settings.model
+        provider = app.background_provider_for(model)
+        return await provider_model(provider, model.model)(system, prompt)
+
+    return complete
 
 
 def build_app(settings: Settings, *, demo: bool = False, clock: Clock | None = None) -> AppAssembly:
