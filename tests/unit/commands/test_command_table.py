@@ -155,3 +155,22 @@ async def test_plugin_commands_follow_a_reload_and_a_failure_is_answered(tmp_pat
     assert await table.run(context) == Reply(
         "/explode of the plugin broken failed (details in the log)."
     )
+
+
+async def test_another_persons_session_is_neither_listed_nor_resumed(tmp_path: Path) -> None:
+    app = build_app(Settings(home=tmp_path, workspace=tmp_path), demo=True)
+    agents = AgentRegistry(app)
+    table = build_commands(agents)
+    alice = await agents.main.create(user_id="alice")
+    await app.session_store.rename(alice.id, "alice's plans")
+    bob = await agents.main.create(user_id="bob")
+
+    async def typed(line: str) -> Outcome | None:
+        return await table.run(CommandContext(bob, "bob", "en", "hud", line))
+
+    missing = t("terminal.session_missing", "en", session=alice.id)
+    assert await typed(f"/resume {alice.id}") == Reply(missing)
+    listed = await typed("/sessions")
+    assert isinstance(listed, Reply) and bob.id in listed.text and alice.id not in listed.text
+    assert await table.argument_values("/resume ", "main", "bob") == [bob.id]
+    assert await typed("/resume") == Reply(t("terminal.resume_usage", "en"))

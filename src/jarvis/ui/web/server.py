@@ -19,7 +19,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from jarvis import __version__
 from jarvis.app.infra import AppAssembly
 from jarvis.app.settings import SettingsError
-from jarvis.common.i18n import Language, t
+from jarvis.common.i18n import t
 from jarvis.common.logging import get_logger
 from jarvis.common.storage_errors import StorageUnavailable, describe_storage_error
 from jarvis.core.policy.rule_store import visible_to
@@ -32,6 +32,7 @@ from jarvis.ui.web import (
 )
 from jarvis.ui.web.commands import register as register_command_routes
 from jarvis.ui.web.hud_access import PUBLIC_PATHS, PUBLIC_PREFIXES, register_access_routes
+from jarvis.ui.web.page_language import asked_language, page_language
 from jarvis.ui.web.routes_agents import register_agent_routes
 from jarvis.ui.web.security import (
     BodyLimit,
@@ -78,11 +79,12 @@ def create_app(assembly: AppAssembly) -> FastAPI:
     app = FastAPI(title="Jarvis", version=__version__, lifespan=lifespan)
     app.state.web = state
 
-    async def storage_unavailable(_: Request, exc: Exception) -> Response:
+    async def storage_unavailable(request: Request, exc: Exception) -> Response:
         # Refused, not lost: a 503 means nothing was stored, so the client may retry.
         cause = describe_storage_error(exc)
         _log.warning("request refused: %s", cause)
-        return JSONResponse({"detail": t("web.storage_unavailable", state.lang, cause=cause)}, 503)
+        lang = page_language(request.query_params, request.headers, state.lang)
+        return JSONResponse({"detail": t("web.storage_unavailable", lang, cause=cause)}, 503)
 
     for failure in StorageUnavailable:
         app.add_exception_handler(failure, storage_unavailable)
@@ -96,12 +98,14 @@ def create_app(assembly: AppAssembly) -> FastAPI:
             return await call_next(request)
         user = state.auth.user_for(request)
         if user is None:
-            return JSONResponse({"detail": t("web.unauthorized", state.lang)}, status_code=401)
+            lang = page_language(request.query_params, request.headers, state.lang)
+            return JSONResponse({"detail": t("web.unauthorized", lang)}, status_code=401)
         # Writes and connects count; reads do not (a page load reads a dozen panels, and a few
         # tabs reloading must not lock their owner out of the history).
         counted = request.method not in ("GET", "HEAD")
         if counted and path.startswith("/api/") and not state.limiter.allow(user):
-            return JSONResponse({"detail": t("web.rate_limited", state.lang)}, status_code=429)
+            lang = page_language(request.query_params, request.headers, state.lang)
+            return JSONResponse({"detail": t("web.rate_limited", lang)}, status_code=429)
         request.state.user = user
         return await call_next(request)
 
@@ -136,11 +140,11 @@ def create_app(assembly: AppAssembly) -> FastAPI:
         builder = state.agents.get(agent)
         if builder is None:
             raise HTTPException(404, f"no such agent: {agent}")
+        asked = asked_language(request.query_params, request.headers)
         try:
-            lang = person_language(request.query_params.get("lang"))
-            session = await builder.create(user_id=request.state.user, lang=lang)
+            session = await builder.create(user_id=request.state.user, lang=asked)
         except OSError as exc:  # a full disk or a read-only data dir: one line, no traceback
-            lang, reason = assembly.settings.language, exc.strerror or str(exc)
+            lang, reason = asked or assembly.settings.language, exc.strerror or str(exc)
             line = t("files.session_create_failed", lang, path=exc.filename, reason=reason)
             _log.error("%s", line)
             raise HTTPException(507, line) from None
@@ -220,7 +224,7 @@ def create_app(assembly: AppAssembly) -> FastAPI:
             return
         try:
             query = ws.query_params
-            lang = person_language(query.get("lang"))
+            lang = asked_language(query, ws.headers)  # the page's, else its browser's
             session = await state.session_for(query.get("session"), user, query.get("agent"), lang)
         except HTTPException as exc:
             await ws.close(code=4000 + exc.status_code, reason=str(exc.detail))
@@ -231,11 +235,6 @@ def create_app(assembly: AppAssembly) -> FastAPI:
         await serve_connection(state, ws, session, user)
 
     return app
-
-
-def person_language(asked: str | None) -> Language | None:
-    """The language a page asked for (`?lang=`), when it is one Jarvis speaks."""
-    return "en" if asked == "en" else "ko" if asked == "ko" else None
 
 
 async def _rules_view(state: WebApp, user: str) -> dict[str, list[dict[str, Any]]]:

@@ -132,8 +132,10 @@
       }
       case "approval_resolved": { // the tool's own line says how it ended
         const req = modal.resolved(ev.id);
-        const b = req && blocks.get(req.tool_call_id);
-        if (b && ["allow", "always"].includes(ev.status)) { b.run(); setWorking(true, S.runningTool(req.tool)); }
+        if (!req || !running) break;
+        const b = blocks.get(req.tool_call_id);
+        if (["allow", "always"].includes(ev.status)) { if (b) b.run(); setWorking(true, S.runningTool(req.tool)); }
+        else setWorking(true, S.thinking);
         break;
       }
       case "approval_words": addMessage("system words", ev.line); break;
