@@ -14,6 +14,7 @@ from jarvis.app.unattended.engine import Engine
 from jarvis.app.unattended.goals import GoalSteps
 from jarvis.app.unattended.notify import ProactiveHub
 from jarvis.app.unattended.runs import UnattendedTurns
+from jarvis.app.unattended.sources import NOTE, POLL, SourceRuns
 from jarvis.common.i18n import t
 from jarvis.common.logging import get_logger
 from jarvis.core.scheduler.definitions import Schedule, load_goals, load_schedules
@@ -46,6 +47,7 @@ class UnattendedRuntime:
         self.settings = app.settings.scheduler
         self.tz = ZoneInfo(app.settings.timezone)
         self.goals = GoalSteps(app, turns, hub)
+        self.sources = SourceRuns(app, engine, hub, turns.preapprovals)
         self.loop = asyncio.get_running_loop()
         self._anchors: dict[str, datetime] = {}
         self._started: set[str] = set()
@@ -77,6 +79,10 @@ class UnattendedRuntime:
         if self.settings.reminders:
             started += await self._due_reminders(now_ms)
         started += await self._due_goals()
+        for run_id, kind, ref, due in self.sources.due_runs(now_ms):
+            if run_id not in self._started:
+                await self._start(run_id, kind, ref, due)
+                started.append(run_id)
         return started
 
     async def _due_schedules(self, now: datetime) -> list[str]:
@@ -146,6 +152,8 @@ class UnattendedRuntime:
             return await self._remind(ref, int(due))
         if kind == "goal":
             return await self.goals.step(ref, int(due))
+        if kind in (POLL, NOTE):
+            return await self.sources.execute(kind, ref, due)
         return {"status": "skipped", "reason": f"unknown kind {kind}"}
 
     async def interrupted(self, kind: str, ref: str, due: str) -> dict[str, Any]:
@@ -153,6 +161,8 @@ class UnattendedRuntime:
         reason = t("unattended.run_interrupted", lang)
         if kind == "goal":
             return await self.goals.interrupted(ref, int(due), reason)
+        if kind in (POLL, NOTE):
+            return await self.sources.interrupted(kind, ref, due)
         if kind == "schedule":
             schedule = self._schedule(ref)
             if schedule is not None:
