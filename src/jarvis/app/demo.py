@@ -8,6 +8,7 @@ import re
 
 from jarvis.agent_layer.openloop.judge import JUDGE_MARKER
 from jarvis.agent_layer.thought.engine import THOUGHT_MARKER
+from jarvis.app.focus.demo import demo_focus
 from jarvis.common.i18n import Language, t
 from jarvis.memory.service import PERSON_WORDS_HEADER
 from jarvis.model_layer.messages import LLMContext, ToolResultMessage, UserMessage
@@ -34,6 +35,8 @@ def demo_response(ctx: LLMContext) -> FauxResponse:
         return _demo_thought(ctx)
     lang = _language(ctx)
     last = ctx.messages[-1] if ctx.messages else None
+    if isinstance(last, UserMessage) and (focus := demo_focus(last.content)) is not None:
+        return FauxResponse(text=focus)
     if isinstance(last, ToolResultMessage):
         result = fenced(last.content[:1500])
         return FauxResponse(text=t("demo.tool_result", lang, tool=last.tool_name, result=result))

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from jarvis.app.focus.runner import FocusRunner
 from jarvis.app.infra import AppAssembly
 from jarvis.app.unattended.engine import Engine
 from jarvis.app.unattended.goals import GoalSteps
@@ -16,6 +17,7 @@ from jarvis.app.unattended.notify import ProactiveHub
 from jarvis.app.unattended.runs import UnattendedTurns
 from jarvis.common.i18n import t
 from jarvis.common.logging import get_logger
+from jarvis.core.focus.state import first_open_step, run_ref
 from jarvis.core.scheduler.definitions import Schedule, load_goals, load_schedules
 from jarvis.core.scheduler.missed import runs_to_start
 from jarvis.core.scheduler.reminders import reminders_due
@@ -46,6 +48,7 @@ class UnattendedRuntime:
         self.settings = app.settings.scheduler
         self.tz = ZoneInfo(app.settings.timezone)
         self.goals = GoalSteps(app, turns, hub)
+        self.focus = FocusRunner(app, turns, hub, hub.terminal)
         self.loop = asyncio.get_running_loop()
         self._anchors: dict[str, datetime] = {}
         self._started: set[str] = set()
@@ -77,6 +80,22 @@ class UnattendedRuntime:
         if self.settings.reminders:
             started += await self._due_reminders(now_ms)
         started += await self._due_goals()
+        started += await self._due_focus()
+        return started
+
+    async def _due_focus(self) -> list[str]:
+        """The planning call of a task in `planning`, the first open step of one `waiting`."""
+        started: list[str] = []
+        for task in self.focus.store.tasks():
+            if task.status == "planning" and not task.steps:
+                run_id = run_ref(task, None)
+            elif task.status == "waiting" and (number := first_open_step(task)) is not None:
+                run_id = run_ref(task, number)
+            else:
+                continue
+            if run_id not in self._started:
+                await self._start(run_id, "focus", task.id, run_id.rsplit(":", 1)[1])
+                started.append(run_id)
         return started
 
     async def _due_schedules(self, now: datetime) -> list[str]:
@@ -146,6 +165,8 @@ class UnattendedRuntime:
             return await self._remind(ref, int(due))
         if kind == "goal":
             return await self.goals.step(ref, int(due))
+        if kind == "focus":
+            return await self.focus.execute(ref, due)
         return {"status": "skipped", "reason": f"unknown kind {kind}"}
 
     async def interrupted(self, kind: str, ref: str, due: str) -> dict[str, Any]:
@@ -153,6 +174,8 @@ class UnattendedRuntime:
         reason = t("unattended.run_interrupted", lang)
         if kind == "goal":
             return await self.goals.interrupted(ref, int(due), reason)
+        if kind == "focus":
+            return await self.focus.interrupted(ref, due)
         if kind == "schedule":
             schedule = self._schedule(ref)
             if schedule is not None:

@@ -18,6 +18,7 @@ from jarvis.ui.cli.mcp_cli import mcp
 from jarvis.ui.cli.me_cli import me
 from jarvis.ui.cli.openloop_cli import openloop
 from jarvis.ui.cli.schedules_cli import schedules
+from jarvis.ui.cli.focus_cli import focus
 from jarvis.ui.cli.thinking_cli import thinking
 
 if TYPE_CHECKING:
@@ -142,6 +143,7 @@ app.add_typer(openloop, name="openloop")
 app.add_typer(approvals, name="approvals")
 app.add_typer(mcp, name="mcp")
 app.add_typer(schedules, name="schedules")
+app.add_typer(focus, name="focus")
 app.add_typer(memory, name="memory")
 app.add_typer(procedures, name="procedures")
 app.add_typer(thinking, name="thinking")
