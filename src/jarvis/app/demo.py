@@ -35,7 +35,8 @@ def demo_response(ctx: LLMContext) -> FauxResponse:
         return _demo_thought(ctx)
     lang = _language(ctx)
     last = ctx.messages[-1] if ctx.messages else None
-    if isinstance(last, UserMessage) and (focus := demo_focus(last.content)) is not None:
+    focus = demo_focus(_person_words(last.content)) if isinstance(last, UserMessage) else None
+    if focus is not None:
         return FauxResponse(text=focus)
     if isinstance(last, ToolResultMessage):
         result = fenced(last.content[:1500])

@@ -12,9 +12,9 @@ DEMO_STEPS = ["scope", "search", "read", "compare", "analyse", "report"]
 
 
 def demo_focus(prompt: str) -> str | None:
-    if PLAN_MARKER in prompt:
+    if prompt.lstrip().startswith(PLAN_MARKER):
         return '["' + '", "'.join(DEMO_STEPS) + '"]'
-    match = _STEP.search(prompt)
+    match = _STEP.match(prompt.lstrip())
     if match is None:
         return None
     n = int(match.group(1))

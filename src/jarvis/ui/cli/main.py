@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from jarvis.ui.cli.admin import approvals, audit, extensions
+from jarvis.ui.cli.focus_cli import focus
 from jarvis.ui.cli.learning_cli import memory, procedures
 from jarvis.ui.cli.mcp_cli import mcp
 from jarvis.ui.cli.me_cli import me
 from jarvis.ui.cli.openloop_cli import openloop
 from jarvis.ui.cli.schedules_cli import schedules
-from jarvis.ui.cli.focus_cli import focus
 from jarvis.ui.cli.thinking_cli import thinking
 
 if TYPE_CHECKING:
