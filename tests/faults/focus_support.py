@@ -161,3 +161,10 @@ def engine_pending(home: Path, dsn: str | None) -> list[str]:
     with psycopg.connect(dsn) as conn:
         rows = conn.execute(query.format(t=f'"{schema}".workflow_status')).fetchall()
     return [row[0] for row in rows]
+
+
+def wait_settled(home: Path, dsn: str | None, process: subprocess.Popen[str]) -> None:
+    """Until the engine has no Focus run PENDING (the last one records its end)."""
+    while engine_pending(home, dsn):
+        assert process.poll() is None
+        time.sleep(WAIT_POLL_SEC)

@@ -37,6 +37,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ko": "{task}: '{status}' 상태에서는 {action} 할 수 없습니다",
         "en": "{task}: cannot {action} a task that is {status}",
     },
+    "focus.none": {
+        "ko": "Focus 작업이 없습니다. `/focus <목표>` 로 시작하세요.",
+        "en": "No Focus tasks. Start one with `/focus <objective>`.",
+    },
+    "commands.help.focus": {
+        "ko": "긴 작업(Focus)을 시작하거나 목록을 봅니다",
+        "en": "Start a long Focus task, or list yours",
+    },
     "focus.created": {
         "ko": "Focus 작업 '{task}' 를 시작했습니다: {objective}",
         "en": "Started Focus task '{task}': {objective}",
