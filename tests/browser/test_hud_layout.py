@@ -75,7 +75,9 @@ async def test_light_dark_toggle_favicon_help_and_shortcuts(
         async with httpx.AsyncClient(base_url=server.url) as http:
             got = await http.get(str(icon))
             assert got.status_code == 200 and got.headers["content-type"] == "image/svg+xml"
-        await say(page, "/help")
+        await say(page, "/help")  # the server's command table, as a line in the chat
+        await expect(page.locator(".msg.system").last).to_contain_text("/status")
+        await page.click("#help-open")  # the keys
         await expect(page.locator("#help")).to_be_visible()
         await expect(page.locator("#help-lines")).to_contain_text("Ctrl/⌘+K")
         await expect(page.locator("#help-lines")).to_contain_text("Esc")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
@@ -35,6 +36,8 @@ from jarvis.core.approvals.pending import MemoryPendingStore, PendingApprovalSto
 from jarvis.core.approvals.pg_audit import PostgresAuditLog
 from jarvis.core.approvals.pg_pending import PostgresPendingStore
 from jarvis.core.approvals.service import ApprovalService
+from jarvis.core.confine import Confiner
+from jarvis.core.confine.auto_allow import sandboxed_allow
 from jarvis.core.extensions import SkillRegistry
 from jarvis.core.mcp import MCPManager
 from jarvis.core.memory_tools import memory_tools
@@ -43,6 +46,7 @@ from jarvis.core.policy.gate import Gate, rule_change_recorder
 from jarvis.core.policy.pg_rule_store import PostgresRuleStore
 from jarvis.core.policy.rule_store import RuleStore
 from jarvis.core.policy.sandbox import Sandbox
+from jarvis.core.procedures.distill import TextModel, provider_model
 from jarvis.core.tools.builtins import builtin_tools
 from jarvis.core.tools.registry import ToolRegistry
 from jarvis.memory import MemoryService
@@ -289,6 +293,7 @@ class InfraBuilder:
             clock=self.clock,
             plugins=plugins,
             jarvis_home=settings.home,
+            confined=sandboxed_allow(settings.security, settings.home),
         )
         tools = self.tool_registry()
         memory = self.memory_service()
@@ -328,13 +333,34 @@ class InfraBuilder:
             mcp=mcp,
             config_watcher=McpConfigWatcher(settings, mcp),
             skills=skills,
-            extensions=ExtensionWatcher(settings.home, tools, plugins, skills, definitions),
+            extensions=ExtensionWatcher(
+                settings.home,
+                tools,
+                plugins,
+                skills,
+                definitions,
+                Confiner.from_settings(settings.security, Path.home(), settings.home),
+            ),
             definitions=definitions,
             demo=self.demo,
         )
         built.append(assembly)
-        assembly.learning = build_learning(assembly, settings.procedures)
+        assembly.learning = build_learning(
+            settings.home, assembly.memory, _main_model(assembly), settings.procedures, self.clock
+        )
         return assembly
+
+
+def _main_model(app: AppAssembly) -> TextModel:
+    """The configured model, looked up at call time (a config reload may change it). Learning
+    is background work: capped, and it gives way to the person's turn."""
+
+    async def complete(system: str, prompt: str) -> str | None:
+        model = app.settings.model
+        provider = app.background_provider_for(model)
+        return await provider_model(provider, model.model)(system, prompt)
+
+    return complete
 
 
 def build_app(settings: Settings, *, demo: bool = False, clock: Clock | None = None) -> AppAssembly:

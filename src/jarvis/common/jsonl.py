@@ -46,9 +46,6 @@ def json_line(value: Any) -> str:
     return one_line(json.dumps(value, ensure_ascii=False))
 
 
-dumps_line = json_line  # the same helper, under the name `jarvis thinking route --json` uses
-
-
 class ReadableFile(Protocol):
     """What the line readers need of a file opened in binary mode."""
 

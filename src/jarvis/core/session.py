@@ -25,6 +25,7 @@ from jarvis.common.logging import get_logger
 from jarvis.common.storage_errors import describe_storage_error
 from jarvis.core.extensions import SkillRegistry
 from jarvis.core.plugins import PluginHost
+from jarvis.core.recall import as_typed, recall_into_turn
 from jarvis.core.security.validation import validate_input
 from jarvis.core.thinking import ThinkingPlan, TurnScope, TurnThinking
 from jarvis.memory.episodes import make_episode
@@ -299,7 +300,7 @@ class AgentSession:
         if memory is None:
             return ""
         scope = MemoryScope(self.setup.memory_owner, self.info.user_id, self.id, turn)
-        return await memory.observe(scope, query)
+        return await recall_into_turn(memory, scope, query, self.emit, self.setup.language)
 
     async def _store(self, turn: int, messages: list[Message]) -> str | None:
         """Append this turn's messages; the cause, in one line, when the write failed."""
@@ -334,7 +335,7 @@ class AgentSession:
             session_id=self.id,
             turn=outcome.turn,
             ts_ms=self.setup.clock.now_ms(),
-            utterance=outcome.user_text,
+            utterance=as_typed(outcome.user_text),  # memory keeps the words as typed
             answer=outcome.answer,
             successful_calls=calls,
             outcome=_episode_outcome(result),

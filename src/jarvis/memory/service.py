@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from jarvis.common.clock import new_id
 from jarvis.common.i18n import Language, t
 from jarvis.memory.config import MemorySettings
 from jarvis.memory.episodes import Episode
 from jarvis.memory.recall import EpisodeFilter, filter_episodes, rank_recalled
+from jarvis.memory.recall_rules import RecallReason, content_words, recall_reason, recalled_text
 from jarvis.memory.store import ALL_KINDS, InMemoryItemStore, ItemKind, ItemStore, MemoryItem
 from jarvis.memory.working import InMemoryWorkingStore, WorkingStore
 from jarvis.model_layer.embeddings import Embedder, cosine
@@ -30,6 +31,14 @@ _LISTED: tuple[ItemKind, ...] = ("fact", "procedure", "task_pattern", "shared")
 # restatement without a shared word can still be recalled.
 _SEMANTIC_CANDIDATES = 64
 _SEMANTIC_FLOOR = 0.85
+
+
+@dataclass
+class Recall:
+    """What memory brings into one turn: the block, and each recalled item with its reason."""
+
+    block: str = ""
+    recalled: list[tuple[MemoryItem, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -66,8 +75,14 @@ class MemoryService:
 
     async def observe(self, scope: MemoryScope, query: str) -> str:
         """The memory block placed in front of the recent turns ('' when there is nothing)."""
+        return (await self.recall(scope, query)).block
+
+    async def recall(self, scope: MemoryScope, query: str, lang: Language | None = None) -> Recall:
+        """The memory block, and which long-term items came back and why (`recall_rules`), in
+        `lang` (the session's; the service's own by default)."""
+        lang = lang or self.language
         if not self.settings.enabled:
-            return ""
+            return Recall()
         found = await self.store.of_kinds(scope.agent_id, scope.user_id, _LISTED)
         limit = self.settings.recall_limit
         candidates = await self.store.search(
@@ -77,13 +92,22 @@ class MemoryService:
         if query_vector is not None:
             candidates += await self._embedded_candidates(scope, candidates, query_vector)
         working = await self.working.load(scope.agent_id, scope.session_id)
-        fresh = [item for item in candidates if not self._in_window(item, scope)]
-        recalled = rank_recalled(fresh, query, working, query_vector)[:limit]
+        words = content_words(query)
+        floor = self.embedder.loop_threshold or _SEMANTIC_FLOOR
+        reasons: dict[str, RecallReason] = {}
+        for item in candidates:
+            if not self._in_window(item, scope):
+                reason = recall_reason(item, words, query_vector, floor)
+                if reason is not None:
+                    reasons[item.id] = reason
+        eligible = [item for item in candidates if item.id in reasons]
+        recalled = rank_recalled(eligible, query, working, query_vector)[:limit]
         if recalled:
             rehearsed = working.rehearsed([item.id for item in recalled])
             await self.working.save(scope.agent_id, scope.session_id, rehearsed)
         found["episode"] = recalled
-        return _render(found, working.notes, self.language)
+        why = [(item, explain(item, reasons[item.id], lang)) for item in recalled]
+        return Recall(_render(found, working.notes, lang), why)
 
     async def _embedded_candidates(
         self, scope: MemoryScope, already: list[MemoryItem], query_vector: list[float]
@@ -222,11 +246,24 @@ class MemoryService:
         return await self.store.delete(agent_id, user_id, item_id)
 
 
+def explain(item: MemoryItem, reason: RecallReason, lang: Language) -> str:
+    """Why an item was recalled, in one line of the person's language."""
+    parts = []
+    if reason.words:
+        parts.append(t("memory.recall.words", lang, words=", ".join(reason.words)))
+    if reason.similarity is not None:
+        parts.append(t("memory.recall.similar", lang, similarity=f"{reason.similarity:.2f}"))
+    why = "; ".join(parts)
+    if item.episode is None:
+        return why
+    return t("memory.recall.episode", lang, turn=item.turn, why=why)
+
+
 def _render(found: dict[ItemKind, list[MemoryItem]], notes: list[str], lang: Language) -> str:
     blocks: list[str] = []
     for key, kinds in _SECTIONS:
         title = t(key, lang)
-        lines = [f"- {item.text}" for kind in kinds for item in found.get(kind, [])]
+        lines = [f"- {recalled_text(item)}" for kind in kinds for item in found.get(kind, [])]
         if "shared" in kinds:
             lines += [f"- {note}" for note in notes]
         if lines:

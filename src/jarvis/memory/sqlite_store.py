@@ -61,7 +61,6 @@ CREATE TRIGGER IF NOT EXISTS items_ad AFTER DELETE ON items BEGIN
 END;
 """
 _FIELDS = "id, kind, agent_id, user_id, text, session_id, turn, ts_ms, episode, embedding"
-_LIGHT_FIELDS = _FIELDS.replace("episode", "NULL AS episode")
 _TRIGRAM = 3
 
 
@@ -186,11 +185,11 @@ class SqliteItemStore(ItemStore):
         return self._substring_search(agent_id, user_id, words, kinds, limit)
 
     def _read_ranked(self, ranked: list[tuple[str, int]]) -> list[MemoryItem]:
-        """The ranked items without their episode record: recall shows only the text, and
-        parsing episode JSON was most of a turn's recall cost."""
+        """The ranked items (only the few winners) with their episode record: recall decides
+        on the episode's outcome and the person's words (`recall_rules`)."""
         ids = [item_id for item_id, _ in ranked]
         rows = self._select(
-            f"SELECT {_LIGHT_FIELDS} FROM items WHERE id IN ({','.join('?' * len(ids))})",
+            f"SELECT {_FIELDS} FROM items WHERE id IN ({','.join('?' * len(ids))})",
             tuple(ids),
         )
         by_id = {item.id: item for item in rows}

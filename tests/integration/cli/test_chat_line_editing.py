@@ -82,6 +82,16 @@ def test_tab_completes_a_slash_command(tmp_path: Path) -> None:
     finish(child)
 
 
+def test_tab_lists_the_commands_with_their_help(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--demo", JARVIS_LANGUAGE="en")
+    child.expect("› ")
+    child.send("/s\t")  # /sessions, /stop, /status: a menu, each with its one-line help
+    child.expect("the model answering")
+    child.send("\x03")  # Ctrl-C: the line is dropped, the chat goes on
+    child.expect("to quit")
+    finish(child)
+
+
 def test_approvals_are_answered_at_the_input_line(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--demo", JARVIS_LANGUAGE="en")
     child.expect("› ")

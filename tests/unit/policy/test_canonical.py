@@ -160,7 +160,8 @@ def test_canonical_forms() -> None:
         ("kubectl -n x get pods", "kubectl get", None),
         ("git -C /etc status", None, "outside_workspace"),  # never `git -C`: every place
         ("git -c core.pager=sh log", None, "runs_code"),
-        ("docker -H tcp://x ps", None, "runs_code"),
+        ("docker -H tcp://x ps", None, "outside_workspace"),
+        ("kubectl --kubeconfig=k get pods", None, "runs_code"),
     ],
 )
 def test_always_offers_the_canonical_prefix(
@@ -169,3 +170,13 @@ def test_always_offers_the_canonical_prefix(
     assert explain_pattern("bash", {"command": command}, Path("/w")) == (pattern, reason)
     if pattern is not None:  # the rule ALWAYS would save covers the call it was offered for
         assert match(command, (f"allow {pattern}",))[0] == ALLOW
+
+
+def test_a_rule_naming_another_daemon_or_cluster_covers_it() -> None:
+    assert match("kubectl --context prod get pods", ("allow kubectl --context prod get",))[0] == (
+        ALLOW
+    )
+    assert match("kubectl --context prod get pods", ("allow kubectl get",))[0] == ASK
+    assert match("docker -H tcp://h:2375 ps", ("allow docker -H tcp://h:2375 ps",))[0] == ALLOW
+    assert pattern_refusal(("kubectl", "--kubeconfig=k", "get")) is not None  # exec plugins
+    assert pattern_refusal(("docker", "--config", "d", "ps")) is not None  # credential helpers

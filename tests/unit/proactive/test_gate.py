@@ -43,6 +43,8 @@ POLICY = Policy()
         (IDEA, replace(CALM, recent_topics=frozenset({"tests"})), "not_new"),
         (replace(IDEA, text="  "), CALM, "empty"),
         (replace(IDEA, ratings=MID), CALM, "below_threshold"),
+        (replace(IDEA, ratings={**HIGH, "timing": 2}), CALM, "weak_factor"),
+        (replace(GOOD, due_in_min=600), CALM, "speak"),  # a far due time never weakens it
         (IDEA, CALM, "speak"),
     ],
 )

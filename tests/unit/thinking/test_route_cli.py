@@ -8,12 +8,12 @@ import sys
 
 import pytest
 
-from jarvis.common.jsonl import dumps_line
+from jarvis.common.jsonl import json_line
 
 
 @pytest.mark.parametrize("breaker", ["\u2028", "\u2029", "\u0085"])
-def test_dumps_line_escapes_what_readers_take_for_line_breaks(breaker: str) -> None:
-    line = dumps_line({"text": f"a{breaker}b", "ko": "한국어"})
+def test_json_line_escapes_what_readers_take_for_line_breaks(breaker: str) -> None:
+    line = json_line({"text": f"a{breaker}b", "ko": "한국어"})
     assert breaker not in line and "한국어" in line
     assert len(line.splitlines()) == 1
     assert json.loads(line) == {"text": f"a{breaker}b", "ko": "한국어"}

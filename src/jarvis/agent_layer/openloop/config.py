@@ -18,6 +18,16 @@ class OpenLoopConfig(BaseModel):
             "embedder with neither only names candidates, its cosine never merges."
         ),
     )
+    span_threshold: float | None = Field(
+        None,
+        ge=0,
+        le=1,
+        description=(
+            "Cosine at which the embedder's placing of two differing spans on their own explains "
+            "them (issue 30). None: the embedder's calibration; uncalibrated: a cosine never "
+            "merges a soft difference."
+        ),
+    )
     jaccard_threshold: float = Field(0.4, ge=0, le=1, description="Char-bigram Jaccard.")
     contain_min_chars: int = Field(6, ge=1, description="Shortest side that may be contained.")
     grounded_evidence_ratio: float = Field(0.5, ge=0, le=1)

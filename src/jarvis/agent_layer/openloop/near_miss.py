@@ -15,6 +15,7 @@ other side's:
 | action    | `tables.ACTIONS` (작성/검토, 받기/보내기) | no action class in common           |
 | undo      | `tables.UNDO_WORDS` (취소, 해지, cancel)  | on one side only                    |
 | negation  | 안/못/않/말기, not/never/don't            | on one side only                    |
+| opposite  | `tables.OPPOSITES` (켜/끄, to/from)       | a word against its opposite         |
 | object    | the remaining words (회의록, 견적서)      | each side has a word the other lacks|
 
 A field stated on one side only is elaboration ("보고서" vs "내일 보고서"), not a conflict.
@@ -25,6 +26,7 @@ not know; they stop the text rules, and only a calibrated embedder's cosine may 
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -34,11 +36,28 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from jarvis.agent_layer.openloop import tables as T
 from jarvis.agent_layer.openloop.facts import Facts, read_facts
-from jarvis.agent_layer.openloop.normalise import Words, has_hangul, normalise, read_words
+from jarvis.agent_layer.openloop.normalise import (
+    Words,
+    has_hangul,
+    lemma,
+    normalise,
+    read_words,
+)
 
 FieldName = Literal[
-    "time", "half", "day", "count", "amount", "recipient", "action", "undo", "negation", "object"
+    "time",
+    "half",
+    "day",
+    "count",
+    "amount",
+    "recipient",
+    "action",
+    "undo",
+    "negation",
+    "opposite",
+    "object",
 ]
 Verdict = Literal["agree", "differ", "one_sided"]
 
@@ -61,6 +80,7 @@ class Reading:
     facts: Facts
     words: Words
     negated: bool
+    terms: frozenset[str] = frozenset()  # the words the opposites table is read against
 
 
 def read(text: str, today: date | None = None) -> Reading:
@@ -68,7 +88,32 @@ def read(text: str, today: date | None = None) -> Reading:
     text = unicodedata.normalize("NFC", text)
     # "잊지 말고" / "don't forget to" remind; they name nothing.
     reminders = [m.span() for m in REMINDER_RE.finditer(text)]
-    return Reading(facts, read_words(text, [*facts.spans, *reminders]), negated(text))
+    words = read_words(text, [*facts.spans, *reminders])
+    return Reading(facts, words, negated(text), _terms(text, words))
+
+
+def _terms(text: str, words: Words) -> frozenset[str]:
+    """Korean: the stems the words were read into; English: every token's lemma (function words
+    included: "to"/"from", "on"/"off" say the direction) and each two-word phrase."""
+    plain = normalise(text)
+    if has_hangul(plain):
+        return frozenset({*words.actions, *words.content, *words.undo})
+    lemmas = [lemma(t) for t in plain.split()]
+    return frozenset({*lemmas, *(" ".join(p) for p in itertools.pairwise(lemmas))})
+
+
+def _opposite_field(a: Reading, b: Reading) -> FieldCheck | None:
+    """A word on one side only whose opposite is on the other side only."""
+    only_a, only_b = a.terms - b.terms, b.terms - a.terms
+    pairs = [(x, y) for x, y in _OPPOSITES if x in only_a and y in only_b]
+    if not pairs:
+        return None
+    return FieldCheck(
+        name="opposite", verdict="differ", a=[x for x, _ in pairs], b=[y for _, y in pairs]
+    )
+
+
+_OPPOSITES = [*T.OPPOSITES, *((y, x) for x, y in T.OPPOSITES)]
 
 
 def compare(a: Reading, b: Reading) -> list[FieldCheck]:
@@ -88,6 +133,7 @@ def compare(a: Reading, b: Reading) -> list[FieldCheck]:
         _action_field(a.words, b.words),
         _field("undo", sorted(a.words.undo), sorted(b.words.undo), True, one_side_differs=True),
         _field("negation", ["not"] * a.negated, ["not"] * b.negated, True, one_side_differs=True),
+        _opposite_field(a, b),
         _object_field(a.words, b.words),
     ]
     return [c for c in checks if c is not None]

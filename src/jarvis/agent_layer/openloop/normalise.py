@@ -125,8 +125,12 @@ def _read_english(tokens: list[str], names: set[str], words: Words) -> None:
         if word in names or word in T.PERSON_WORDS:
             words.persons.add(word)
         elif word not in T.EN_STOPWORDS and not word.isdigit() and len(word) > 1:
-            # An imperative description starts with its verb ("water the plants").
-            _classify(word, words, predicate=i == 0)
+            # An imperative description starts with its verb ("water the plants"); after an
+            # undoing verb, an action word names the thing undone ("cancel the phone plan").
+            if i > 0 and words.undo and not words.actions and word in _ACTION_CLASSES:
+                words.content.append(word)
+            else:
+                _classify(word, words, predicate=i == 0)
         i += 1
 
 
@@ -228,6 +232,11 @@ def _known_form(stem: str) -> str:
 
 
 # ---- English ---------------------------------------------------------------------------------
+
+
+def lemma(word: str) -> str:
+    """An English word's lemma: the irregular table, else regular suffixes stripped by rule."""
+    return _lemma(word)
 
 
 def _lemma(word: str) -> str:

@@ -133,6 +133,7 @@ def apply_judgement(
     tz: tzinfo | None = None,
     closed_loops: Sequence[OpenLoop] = (),
     asked: Sequence[str] = (),
+    spans: Mapping[tuple[str, str], float] | None = None,
 ) -> AgendaChange:
     """Apply one judge frame to the loops that were shown to it (numbered as `numbered`).
 
@@ -143,11 +144,12 @@ def apply_judgement(
     about last turn) reads this input as the answer (`answer_choice`). Then each new candidate
     is admitted in the seed's order: grounded in the input, a promise in shape (a verb phrase,
     never one word), not a loop this frame closed, not an open loop (then only its due may
-    change), ▲ not a recently closed one (``closed_loops``: then it is reopened, never a new row).
-    ``cosines`` maps (candidate description, loop id) to the embedding cosine the store
-    computed; missing pairs use the character rules only. ``tz`` (the user's timezone) lets
-    relative days compare as dates ("내일" = "금요일" on a Thursday). Every merge and every near
-    miss leaves a `LoopNote` with its reason.
+    change), ▲ not a recently closed one (``closed_loops``: then it is reopened, never a new
+    row). ``cosines`` maps (candidate description, loop id) to the embedding cosine the store
+    computed; missing pairs use the character rules only; ``spans`` the cosines of the
+    differing spans a cosine merge must explain (`same_loop.differing_spans`). ``tz`` (the
+    user's timezone) lets relative days compare as dates ("내일" = "금요일" on a Thursday).
+    Every merge and every near miss leaves a `LoopNote` with its reason.
     """
     shown = numbered(open_loops)
     change = AgendaChange()
@@ -162,6 +164,7 @@ def apply_judgement(
     closed_ids = {loop.id for loop in change.closed}
     today = datetime.fromtimestamp(now_ms / 1000, tz).date() if tz is not None else None
     frame = _Frame(user_input, now_ms, cfg, scope, new_id, cosines or {}, change, today)
+    frame.spans = spans or {}
     noted = {loop.id: loop for loop in change.noted}
     frame.active = {lp.id: noted.get(lp.id, lp) for lp in shown if lp.id not in closed_ids}
     frame.reopenable = {lp.id: lp for lp in closed_loops if lp.status != "open"}
@@ -213,6 +216,7 @@ class _Frame:
     today: date | None
     active: dict[str, OpenLoop] = field(default_factory=dict)
     reopenable: dict[str, OpenLoop] = field(default_factory=dict)
+    spans: Mapping[tuple[str, str], float] = field(default_factory=dict)
 
     def admit(self, candidate: CandidateLoop) -> None:
         if not compact(candidate.description):
@@ -261,7 +265,9 @@ class _Frame:
     def _decide(self, candidate: CandidateLoop, loop: OpenLoop) -> PairDecision:
         text = candidate.description
         cosine = self.cosines.get((text, loop.id))
-        return judge_pair(text, loop.description, self.cfg, cosine, today=self.today)
+        return judge_pair(
+            text, loop.description, self.cfg, cosine, today=self.today, spans=self.spans
+        )
 
     def _first_same(
         self, candidate: CandidateLoop, loops: Iterable[OpenLoop]

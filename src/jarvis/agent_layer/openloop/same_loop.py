@@ -15,10 +15,18 @@ the two apart whatever else agrees. Otherwise the first rule that holds merges t
 A soft difference (a full rewording, a verb the tables do not know) stops the four text rules;
 only the cosine may merge it. Without a calibrated threshold the cosine is recorded, never
 used: an uncalibrated embedder names candidates only. Every decision carries its reason.
+
+▲ A cosine never merges a difference it cannot explain (issue 30): each soft difference's
+spans ("laptop" / "monitor", "print" / "scan") must be placed close by the embedder when
+embedded on their own (``spans``: cosines the boundary computed for `differing_spans`, at or
+above the embedder's calibrated ``cfg.span_threshold``). A negation, an undoing word or an
+opposite (`tables.OPPOSITES`) is a hard difference and never reaches the cosine. The decision's
+``explained`` names how each differing word was explained.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 from typing import Literal
 
@@ -48,6 +56,7 @@ class PairDecision(BaseModel):
     jaccard: float = 0.0
     cosine: float | None = None
     threshold: float | None = None
+    explained: list[str] = Field(default_factory=list)  # how each differing word was explained
 
     def explain(self) -> str:
         """One line, e.g. ``merged by synonyms; agree: action, object; one side: day``."""
@@ -61,6 +70,8 @@ class PairDecision(BaseModel):
         if self.cosine is not None:
             limit = f"{self.threshold:.3f}" if self.threshold is not None else "uncalibrated"
             parts.append(f"cosine {self.cosine:.3f} (threshold {limit})")
+        if self.explained:
+            parts.append("explained: " + "; ".join(self.explained))
         return "; ".join(parts)
 
 
@@ -76,6 +87,7 @@ def judge_pair(
     cosine: float | None = None,
     *,
     today: date | None = None,
+    spans: Mapping[tuple[str, str], float] | None = None,
 ) -> PairDecision:
     """The rule that makes ``a`` and ``b`` one loop, or why they stay apart.
 
@@ -97,12 +109,56 @@ def judge_pair(
     if hard_conflicts(fields):
         return decision.model_copy(update={"kept_because": "near_miss"})
     rule = None if soft_conflicts(fields) else _text_rule(ca, cb, fields, jaccard, cfg)
+    explained = _by_text(rule, fields)
     if rule is None and cosine is not None and threshold is not None and cosine >= threshold:
-        rule = "cosine"
+        explained, all_explained = _by_embedder(fields, spans or {}, cfg.span_threshold)
+        rule = "cosine" if all_explained else None
     if rule is None:
         kept: KeepReason = "reworded" if soft_conflicts(fields) else "no_rule"
-        return decision.model_copy(update={"kept_because": kept})
-    return decision.model_copy(update={"same": True, "rule": rule})
+        return decision.model_copy(update={"kept_because": kept, "explained": explained})
+    return decision.model_copy(update={"same": True, "rule": rule, "explained": explained})
+
+
+def differing_spans(a: str, b: str, *, today: date | None = None) -> list[tuple[str, str]]:
+    """The spans a cosine merge of ``a`` and ``b`` must explain: each soft difference's words
+    on either side ("laptop", "monitor"), to be embedded on their own at the boundary."""
+    return [_span_pair(c) for c in soft_conflicts(compare(read(a, today), read(b, today)))]
+
+
+def _span_pair(check: FieldCheck) -> tuple[str, str]:
+    def side(words: list[str]) -> str:
+        return " ".join(w.lstrip("?") for part in words for w in part.split("+") if w)
+
+    return side(check.a), side(check.b)
+
+
+def _by_text(rule: MatchRule | None, fields: list[FieldCheck]) -> list[str]:
+    one_sided = [f"{c.name} {'/'.join(c.a or c.b)}: said on one side only (elaboration)"
+                 for c in fields if c.verdict == "one_sided"]  # fmt: skip
+    if rule == "synonyms":
+        return ["every other word the same after the tables (stems, synonyms)", *one_sided]
+    return one_sided if rule is not None else []
+
+
+def _by_embedder(
+    fields: list[FieldCheck], spans: Mapping[tuple[str, str], float], limit: float | None
+) -> tuple[list[str], bool]:
+    """Each soft difference explained by the embedder placing its spans close, or not."""
+    notes, ok = _by_text("jaccard", fields), True
+    for check in soft_conflicts(fields):
+        pair = _span_pair(check)
+        close = spans.get(pair)
+        shown = f"{check.name} {pair[0]} ≠ {pair[1]}"
+        if close is None or limit is None:
+            why = "no span cosine" if close is None else "span threshold uncalibrated"
+            notes.append(f"{shown}: unexplained ({why})")
+            ok = False
+        elif close >= limit:
+            notes.append(f"{shown}: paraphrase, span cosine {close:.3f} ≥ {limit:.3f}")
+        else:
+            notes.append(f"{shown}: unexplained, span cosine {close:.3f} < {limit:.3f}")
+            ok = False
+    return notes, ok
 
 
 def _text_rule(
@@ -135,14 +191,29 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b) if a or b else 0.0
 
 
+_Spans = Mapping[tuple[str, str], float] | None
+
+
 def same_loop(
-    a: str, b: str, cfg: OpenLoopConfig, cosine: float | None = None, *, today: date | None = None
+    a: str,
+    b: str,
+    cfg: OpenLoopConfig,
+    cosine: float | None = None,
+    *,
+    today: date | None = None,
+    spans: _Spans = None,
 ) -> bool:
-    return judge_pair(a, b, cfg, cosine, today=today).same
+    return judge_pair(a, b, cfg, cosine, today=today, spans=spans).same
 
 
 def loop_match(
-    a: str, b: str, cfg: OpenLoopConfig, cosine: float | None = None, *, today: date | None = None
+    a: str,
+    b: str,
+    cfg: OpenLoopConfig,
+    cosine: float | None = None,
+    *,
+    today: date | None = None,
+    spans: _Spans = None,
 ) -> MatchRule | None:
     """Which rule makes two loop descriptions one loop, or None (see `judge_pair`)."""
-    return judge_pair(a, b, cfg, cosine, today=today).rule
+    return judge_pair(a, b, cfg, cosine, today=today, spans=spans).rule

@@ -21,6 +21,7 @@ from jarvis.agent_layer.openloop.openloop_types import (
     numbered,
     would_expire_on_revive,
 )
+from jarvis.agent_layer.openloop.same_loop import differing_spans
 from jarvis.agent_layer.openloop.store import OpenLoopStore
 from jarvis.common.clock import Clock, new_id
 from jarvis.common.logging import get_logger
@@ -70,7 +71,12 @@ class OpenLoopService:
         threshold = cfg.cosine_threshold
         if threshold is None:
             threshold = self.embedder.loop_threshold
-        self.judging_cfg = cfg.model_copy(update={"cosine_threshold": threshold})
+        span = cfg.span_threshold
+        if span is None:
+            span = self.embedder.span_threshold
+        self.judging_cfg = cfg.model_copy(
+            update={"cosine_threshold": threshold, "span_threshold": span}
+        )
         if self.embedder.name != "none" and threshold is None:
             _log.warning(
                 "embedder %s has no calibrated same-loop threshold: its cosine only names "
@@ -100,6 +106,7 @@ class OpenLoopService:
         filled = fill_due(frame, user_input, datetime.fromtimestamp(now / 1000, self.tz), self.tz)
         closed = await self._recently_closed(scope, now)
         cosines = await self._cosines(filled, [*shown, *closed])
+        spans = await self._span_cosines(filled, [*shown, *closed], cosines, now)
         change = apply_judgement(
             shown,
             filled,
@@ -112,6 +119,7 @@ class OpenLoopService:
             tz=self.tz,
             closed_loops=closed,
             asked=self._asked.pop(scope.session_id, []),
+            spans=spans,
         )
         if change.asked:
             self._asked[scope.session_id] = change.asked
@@ -152,6 +160,36 @@ class OpenLoopService:
             for candidate, vector in zip(frame.new, vectors, strict=False)
             for loop in shown
         }
+
+    async def _span_cosines(
+        self,
+        frame: JudgeFrame,
+        loops: list[OpenLoop],
+        cosines: dict[tuple[str, str], float],
+        now_ms: int,
+    ) -> dict[tuple[str, str], float]:
+        """For the pairs the cosine could merge: the cosine of each differing-span pair embedded
+        on its own (issue 30: a cosine merge explains every difference)."""
+        limit = self.judging_cfg.cosine_threshold
+        if limit is None or not cosines:
+            return {}
+        today = datetime.fromtimestamp(now_ms / 1000, self.tz).date()
+        wanted = {
+            pair
+            for c in frame.new
+            for lp in loops
+            if cosines.get((c.description, lp.id), 0.0) >= limit
+            for pair in differing_spans(c.description, lp.description, today=today)
+            if all(pair)
+        }
+        texts = list(dict.fromkeys(t for pair in wanted for t in pair))
+        if not texts:
+            return {}
+        vectors = await self.embedder.embed(texts)
+        if vectors is None or len(vectors) != len(texts):
+            return {}
+        by_text = dict(zip(texts, vectors, strict=True))
+        return {(x, y): cosine(by_text[x], by_text[y]) for x, y in wanted}
 
     async def agenda(self, agent_id: str, user_id: str) -> Agenda:
         open_loops = await self.current(agent_id, user_id)

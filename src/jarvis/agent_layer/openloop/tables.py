@@ -327,3 +327,28 @@ ASSISTANT_OPENERS: tuple[str, ...] = (
     "great question", "no problem", "알겠습니다", "물론", "네 알겠", "좋습니다", "좋아요 제가",
     "도와드릴게요", "말씀드릴게요", "알려드릴게요",
 )  # fmt: skip
+
+# ---- opposites -----------------------------------------------------------------------------
+
+# Words that undo or reverse each other: one side with one and the other with its opposite are
+# two promises whatever the cosine ("attend"/"skip" the board meeting, "upload"/"download" the
+# photos, "to"/"from" the server). Korean stems as `normalise.read_words` leaves them ("켜기" →
+# 켜, "내려받기" → 내려 + 받), English lemmas. Read by `near_miss` as the `opposite` field.
+OPPOSITES: tuple[tuple[str, str], ...] = (
+    ("켜", "끄"), ("켜", "꺼"), ("열", "닫"), ("열", "잠그"), ("참석", "불참"), ("참석", "빠지"),
+    ("참가", "불참"), ("가", "오"), ("올리", "내리"), ("올리", "내려"), ("업로드", "다운로드"),
+    ("보내", "받"), ("싣", "내리"), ("빌려주", "빌리"), ("사", "팔"), ("구매", "판매"),
+    ("추가", "삭제"), ("추가", "빼"), ("넣", "빼"), ("시작", "중단"), ("시작", "멈추"),
+    ("시작", "종료"), ("입금", "출금"), ("가입", "탈퇴"), ("잠그", "풀"), ("채우", "비우"),
+    ("늘리", "줄이"), ("입고", "출고"), ("수출", "수입"), ("켜두", "꺼두"),
+    ("attend", "skip"), ("attend", "miss"), ("upload", "download"), ("send", "receive"),
+    ("open", "close"), ("add", "remove"), ("start", "stop"), ("start", "end"), ("buy", "sell"),
+    ("lend", "borrow"), ("lock", "unlock"), ("enable", "disable"), ("on", "off"),
+    ("push", "pull"), ("to", "from"), ("into", "out"), ("import", "export"),
+    ("increase", "decrease"), ("raise", "lower"), ("deposit", "withdraw"), ("load", "unload"),
+    ("pack", "unpack"), ("accept", "decline"), ("accept", "reject"), ("plug", "unplug"),
+    ("hire", "fire"), ("include", "exclude"), ("show", "hide"), ("install", "uninstall"),
+    ("mount", "unmount"), ("arrive", "leave"), ("come", "go"), ("turn on", "turn off"),
+    ("switch on", "switch off"), ("check in", "check out"), ("log in", "log out"),
+    ("sign in", "sign out"), ("pick up", "drop off"),
+)  # fmt: skip

@@ -4,20 +4,35 @@ gate asks: `requires_approval`), and only then is the schedule or goal created."
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
+from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
 
 from jarvis.agent_layer.tools import ToolResult
+from jarvis.app.infra import AppAssembly
 from jarvis.common.clock import new_id
 from jarvis.common.i18n import t
-from jarvis.core.scheduler.definitions import DEFINITION_ID, Goal, Schedule
+from jarvis.core.scheduler.definitions import DEFINITION_ID, Goal, GoalStatus, Schedule
 from jarvis.core.scheduler.preapproval import NotOwner
 from jarvis.core.scheduler.timing import next_due
 from jarvis.core.tools.base import Tool, ToolArgumentError, ToolEnv
 
-if TYPE_CHECKING:
-    from jarvis.app.unattended.service import Unattended
+
+class Unattended(Protocol):
+    """What the proposal tools use of the unattended service (app/unattended/service.py, which
+    registers them): a protocol here, so the tools do not import the service back."""
+
+    app: AppAssembly
+    tz: ZoneInfo
+
+    async def create_schedule(self, schedule: Schedule) -> Schedule: ...
+
+    def goal(self, goal_id: str) -> Goal: ...
+
+    async def create_goal(self, goal: Goal) -> Goal: ...
+
+    async def set_goal_status(self, goal_id: str, status: GoalStatus, requester: str) -> Goal: ...
 
 
 def _slug(text: str) -> str:

@@ -24,6 +24,25 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "en": "several memories start with '{id}'; give more of the id.",
     },
     "memory.none": {"ko": "기억하는 것이 없습니다.", "en": "Nothing remembered."},
+    # Why an item came back into a conversation (the recall event, `jarvis memory show`).
+    "memory.recall.words": {"ko": "겹치는 말: {words}", "en": "shares: {words}"},
+    "memory.recall.similar": {
+        "ko": "뜻이 가까움 (코사인 {similarity})",
+        "en": "close in meaning (cosine {similarity})",
+    },
+    "memory.recall.episode": {
+        "ko": "성공한 턴 {turn} 에서 한 말 · {why}",
+        "en": "what you said in successful turn {turn} · {why}",
+    },
+    "memory.recall.never": {
+        "ko": "대화에 회상되지 않습니다 (결과: {outcome}; 성공한 턴만 회상됩니다)",
+        "en": "never recalled into a conversation (outcome: {outcome}; only successful turns are)",
+    },
+    "memory.recall.when": {
+        "ko": "회상: 이 턴에서 한 말과 겹치는 말이 있을 때 (도구 없이 끝난 턴은 그 말만)",
+        "en": "recalled when your words share a word with what you said in this turn (a turn "
+        "without tools comes back as your words only)",
+    },
     "memory.reembedded": {
         "ko": "기억 {count}개를 다시 임베딩했습니다.",
         "en": "re-embedded {count} memories.",

@@ -15,11 +15,6 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "ko": "(끝내려면 Ctrl-D 또는 /exit)",
         "en": "(Ctrl-D or /exit to quit)",
     },
-    "terminal.no_turn": {"ko": "실행 중인 턴이 없습니다.", "en": "No turn is running."},
-    "terminal.unknown_command": {
-        "ko": "알 수 없는 명령: {name} (/help)",
-        "en": "Unknown command: {name} (/help)",
-    },
     "terminal.no_sessions": {"ko": "저장된 세션이 없습니다.", "en": "No saved sessions."},
     "terminal.session_row": {
         "ko": "{mark} {session}  {when}  {turns:>3}턴  {title}",
@@ -36,38 +31,6 @@ MESSAGES: dict[str, dict[Language, str]] = {
     "terminal.session_missing_start": {
         "ko": "세션을 찾을 수 없습니다: {session} (jarvis chat 에서 /sessions)",
         "en": "No such session: {session} (/sessions in jarvis chat lists them)",
-    },
-    "terminal.help": {
-        "ko": "명령:\n"
-        "  /new            새 세션\n"
-        "  /sessions       세션 목록\n"
-        "  /resume ID      세션 이어가기\n"
-        "  /stop           실행 중인 턴 중단 (Ctrl-C 도 같음)\n"
-        "  /agent [ID]     에이전트 목록, 또는 그 에이전트의 새 세션\n"
-        "  /orchestrate P 작업  서브 에이전트에게 맡기기 (P: supervisor, hierarchical, market,\n"
-        "                  blackboard, 쉼표로 잇기)\n"
-        "  /openloop       챙길 약속 보기 (/openloop done|dismiss <id>)\n"
-        "  /remember TEXT  사실 기억하기 (/remember 만 치면 목록, /forget ID 로 지우기)\n"
-        "  /wrong          앞 답이 틀렸다고 표시 (실패로 반성)\n"
-        "  /procedures     배운 절차 (list|show|approve|reject|learn)\n"
-        "  /help           이 목록\n"
-        "  /exit           끝내기 (Ctrl-D)\n"
-        "승인 요청에는: a = 한 번 허용, A = 항상 허용, d = 거부, 또는 말로 답하기",
-        "en": "Commands:\n"
-        "  /new            new session\n"
-        "  /sessions       list sessions\n"
-        "  /resume ID      continue a session\n"
-        "  /stop           stop the running turn (Ctrl-C too)\n"
-        "  /agent [ID]     list agents, or a new session with that agent\n"
-        "  /orchestrate P TASK  hand a task to sub-agents (P: supervisor, hierarchical, market,\n"
-        "                  blackboard, joined by commas)\n"
-        "  /openloop       open loops to keep (/openloop done|dismiss <id>)\n"
-        "  /remember TEXT  remember a fact (/remember alone lists them, /forget ID deletes)\n"
-        "  /wrong          mark the last answer wrong (reflected on as a failure)\n"
-        "  /procedures     learned procedures (list|show|approve|reject|learn)\n"
-        "  /help           this list\n"
-        "  /exit           quit (Ctrl-D)\n"
-        "At an approval: a = allow once, A = always, d = deny, or answer in words",
     },
     "terminal.approval.title": {
         "ko": "⚡ 승인 요청 · {tool} ({source})",

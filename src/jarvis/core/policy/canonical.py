@@ -10,10 +10,11 @@ API:
   value removed (for programs whose options may come anywhere, `anywhere`, every known option;
   unknown ones after the subcommand stay as arguments). `positions` maps each word back to the
   written argv. `refusal` is the first global option no rule may cover: a `config` option
-  (`runs_code`: `git -c`, `--git-dir`, `--exec-path=`, `docker -H`, `kubectl --kubeconfig`...)
-  or a `path` option outside the workspace (`outside_workspace`: `git -C /x`, `npm --prefix
-  /x`). `exact` is False when an option before the subcommand is not in the table: the program
-  may read it with a value, so where its subcommand is is not certain.
+  (`runs_code`: `git -c`, `--git-dir`, `--exec-path=`, `kubectl --kubeconfig`...), a `remote`
+  one or a `path` option outside the workspace (`outside_workspace`, which a rule naming the
+  option covers: `git -C /x`, `npm --prefix /x`, `docker -H tcp://x`). `exact` is False when
+  an option before the subcommand is not in the table: the program may read it with a value,
+  so where its subcommand is is not certain.
 - `deny_forms(argv) -> tuple[argv, ...]`: every form a deny rule is matched against besides the
   argv as written: the canonical one; when not `exact`, the program followed by each written
   word from every positional word on (errs toward blocking); for `anywhere` programs the
@@ -47,6 +48,7 @@ class Canonical:
     subcommand: int = -1  # written index of the subcommand word (-1: none)
 
 
+@functools.lru_cache(maxsize=1024)  # called for every simple command the gate matches
 def has_canonical(name: str) -> bool:
     """Whether `canonical_command` or `deny_forms` may change a command of this program."""
     return name in GLOBALS or name.startswith("git-") or _PYTHON.fullmatch(name) is not None
@@ -149,8 +151,8 @@ def _option(
 def _judge(option: Option, value: str, word: str, index: int) -> Refusal | None:
     if option.kind == "config" and (option.form != "equals" or "=" in word):
         return Refusal("runs_code", word, index)
-    if option.kind == "path" and is_outside_workspace(value):
-        return Refusal("outside_workspace", word, index)
+    if option.kind == "remote" or (option.kind == "path" and is_outside_workspace(value)):
+        return Refusal("outside_workspace", word, index)  # consented by a rule naming it
     return None
 
 

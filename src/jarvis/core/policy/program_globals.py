@@ -10,9 +10,11 @@ An option's kind says what its value does:
 - `value`: a value that changes nothing a rule cares about (`--namespace`, `--loglevel`);
 - `path`: a directory or file the program works in: judged like any path argument (outside the
   workspace -> ask);
-- `config`: a value that makes the program run other code or talk to another place (`git -c`,
-  `--exec-path`, `--git-dir`, `--kubeconfig`, `docker -H`, `--context`, `--userconfig`): no rule
-  covers it, the person is asked.
+- `remote`: another daemon, cluster or context (`docker -H`, `kubectl --context`): asked like
+  a path outside the workspace, and covered by a rule that names it (`kubectl --context prod`);
+- `config`: a value that makes the program run other code (`git -c`, `--exec-path`,
+  `--git-dir`, `--kubeconfig` with its `exec` plugins, docker's `--config` with credential
+  helpers, `--userconfig`): no rule covers it, the person is asked.
 Its form says how the value is given: `next` (`-C dir` only), `equals` (`--exec-path=dir` only;
 written bare it is a flag), `either` (`--git-dir dir` or `--git-dir=dir`), `pflag` (either, and a
 short one also `-nvalue` / `-n=value`: Go's pflag, used by docker and kubectl).
@@ -24,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-Kind = Literal["flag", "value", "path", "config"]
+Kind = Literal["flag", "value", "path", "remote", "config"]
 Form = Literal["next", "equals", "either", "pflag"]
 
 
@@ -173,8 +175,9 @@ _DOCKER = {
     **_options("flag", "pflag", "-D --debug --tls --tlsverify -v --version -h --help"),
     **_options("value", "pflag", "-l --log-level"),
     **_options("path", "pflag", "--tlscacert --tlscert --tlskey"),
-    # another daemon, or a config dir with credential helpers and CLI plugins: elsewhere
-    **_options("config", "pflag", "--config -c --context -H --host"),
+    # a config dir names credential helpers and CLI plugins to run; the rest is another daemon
+    **_options("config", "pflag", "--config"),
+    **_options("remote", "pflag", "-c --context -H --host"),
 }
 _KUBECTL = {
     **_options(
@@ -195,7 +198,8 @@ _KUBECTL = {
         "--cache-dir --certificate-authority --client-certificate --client-key --profile-output",
     ),
     # a kubeconfig runs `exec` credential plugins; a context, cluster or server is elsewhere
-    **_options("config", "pflag", "--kubeconfig --context --cluster -s --server"),
+    **_options("config", "pflag", "--kubeconfig"),
+    **_options("remote", "pflag", "--context --cluster -s --server"),
 }
 
 GLOBALS: Mapping[str, ProgramGlobals] = {

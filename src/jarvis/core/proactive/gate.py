@@ -49,10 +49,10 @@ class Policy:
     min_gap_min: float = 60.0
     thresholds: dict[str, float] = field(
         default_factory=lambda: {
-            "reminder": 0.55,
+            "reminder": 0.7,
             "follow_up": 0.7,
-            "suggestion": 0.75,
-            "news": 0.8,
+            "suggestion": 0.7,
+            "news": 0.75,
         }
     )
 
@@ -91,6 +91,9 @@ def veto(candidate: Candidate, s: Situation, policy: Policy) -> str | None:
         ),
         ("not_new", candidate.topic in s.recent_topics),
         ("empty", not candidate.text.strip()),
+        # The model itself rates one factor bad (≤ 2): a reason to stay silent, however high
+        # the others are (Inner Thoughts' mean would speak).
+        ("weak_factor", min(candidate.ratings.get(k, 1.0) for k in RATING_KEYS) <= 2.0),
     ]
     return next((name for name, hit in checks if hit), None)
 
@@ -102,11 +105,14 @@ def score(candidate: Candidate, s: Situation) -> float:
     # The model's weakest factor holds it back: one bad factor is a reason to stay silent.
     weakest = (min(rated) - 1.0) / 4.0
     acceptance = s.acceptance.get(candidate.kind, 0.5)
+    plain = 0.6 * model + 0.2 * weakest + 0.2 * acceptance
     if candidate.due_in_min is None:  # nothing due: code has no urgency of its own to add
-        return round(0.6 * model + 0.2 * weakest + 0.2 * acceptance, 4)
+        return round(plain, 4)
     due = candidate.due_in_min
     code_urgency = 1.0 if due <= 60 else 0.6 if due <= 240 else 0.2
-    return round(0.45 * model + 0.15 * weakest + 0.2 * code_urgency + 0.2 * acceptance, 4)
+    # a due time only adds: a far one never makes a thought weaker than none
+    urgent = 0.45 * model + 0.15 * weakest + 0.2 * code_urgency + 0.2 * acceptance
+    return round(max(plain, urgent), 4)
 
 
 def decide(candidate: Candidate, s: Situation, policy: Policy) -> Verdict:

@@ -101,6 +101,10 @@ async def show(
         lines.append(f"outcome={episode.outcome} kind={episode.kind} tools={calls}")
         if episode.metadata:
             lines.append(f"metadata={episode.metadata}")
+        if episode.outcome == "success":
+            lines.append(t("memory.recall.when", lang))
+        else:
+            lines.append(t("memory.recall.never", lang, outcome=episode.outcome))
     return "\n".join(lines)
 
 

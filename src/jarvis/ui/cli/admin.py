@@ -19,7 +19,7 @@ approvals = typer.Typer(help="Remembered approval rules.", no_args_is_help=True)
 
 
 def _assembly() -> AppAssembly:
-    from jarvis.ui.cli.main import assemble
+    from jarvis.ui.cli.assembly import assemble
 
     return assemble(demo=True)
 

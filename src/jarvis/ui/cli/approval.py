@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from jarvis.app.approval_words import reply_classifier
 from jarvis.common.i18n import Language, t
@@ -14,9 +14,7 @@ from jarvis.core.approvals.channel import ApprovalChannel
 from jarvis.core.approvals.pending import PendingApprovalStore, Status
 from jarvis.core.approvals.request import ApprovalRequest
 from jarvis.core.approvals.words_answer import answer_in_words
-
-if TYPE_CHECKING:
-    from jarvis.ui.cli.chat import ChatRepl
+from jarvis.ui.cli.repl_view import ReplView
 
 # A bare Enter answers nothing: a line typed for the chat must not approve a command that
 # appeared meanwhile (the HUD's modal has no Enter-approve either).
@@ -24,7 +22,7 @@ _KEYS = {"a": "allow", "A": "always", "d": "deny", "D": "deny"}
 
 
 class TerminalApprovalChannel(ApprovalChannel):
-    def __init__(self, repl: ChatRepl, store: PendingApprovalStore) -> None:
+    def __init__(self, repl: ReplView, store: PendingApprovalStore) -> None:
         self.repl = repl
         self.store = store
         self._tasks: set[asyncio.Task[object]] = set()

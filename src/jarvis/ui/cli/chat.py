@@ -10,32 +10,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 import signal
 import sys
 import threading
-from collections.abc import Callable, Coroutine
-from datetime import datetime
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from pydantic import BaseModel
 
-from jarvis.app.agent_commands import agent_listing, unknown_agent
 from jarvis.app.agent_registry import AgentRegistry
-from jarvis.app.learning import learning_slash
+from jarvis.app.commands import build_commands
 from jarvis.common.i18n import Language, t
-from jarvis.core.agents.direct import orchestrate_args, orchestrate_usage, run_tool_now
 from jarvis.core.session import AgentSession
-from jarvis.core.slash.openloop import openloop_command
 from jarvis.ui.cli.approval import TerminalApprovalChannel
+from jarvis.ui.cli.commands import completions, run_during_turn, run_line
 from jarvis.ui.cli.elicitation import TerminalElicitation
 from jarvis.ui.cli.mcp_status import StatusNotices
 from jarvis.ui.cli.prompt import HISTORY_NAME, PROMPT, PromptReader, SlashCompleter
 from jarvis.ui.cli.render import TerminalRenderer
 
 _EOF = object()
-# The commands /help names (`/forget` is named on the /remember line).
-_COMMAND = re.compile(r"(?<![\w/])/[a-z][\w-]*")
 
 
 class LineReader:
@@ -64,6 +58,7 @@ class ChatRepl:
         self.agents = agents
         self.builder = agents.get(session.info.agent_id) or agents.main
         self.session = session
+        self.commands = build_commands(agents)
         self.render = TerminalRenderer(lang=agents.app.settings.language)
         self.reader: LineReader | PromptReader | None = None
         self.elicitation = TerminalElicitation(self)
@@ -118,25 +113,10 @@ class ChatRepl:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             return LineReader()
         history = self.builder.app.settings.home / "logs" / HISTORY_NAME
-        completer = SlashCompleter(self.slash_commands, self._mcp_prompt_commands)
+        completer = SlashCompleter(completions(self.commands, self))
         reader = PromptReader(history, completer, self._on_interrupt)
         self.render.above_prompt(reader.stdout, reader.ask, reader.status)
         return reader
-
-    def _help(self) -> list[str]:
-        skills = self.builder.app.skills.list()
-        return [t("terminal.help", self.lang)] + [
-            f"  /{skill.name:<14} {skill.description}" for skill in skills
-        ]
-
-    def slash_commands(self) -> list[str]:
-        """What Tab completes: the commands /help lists, skills included."""
-        found = _COMMAND.findall(t("terminal.help", self.lang))
-        found += [f"/{skill.name}" for skill in self.builder.app.skills.list()]
-        return list(dict.fromkeys(found))
-
-    async def _mcp_prompt_commands(self) -> list[str]:
-        return [f"/{info.server}:{info.name}" for info in await self.builder.app.mcp.prompts()]
 
     async def _loop(self) -> None:
         assert self.reader is not None
@@ -149,7 +129,7 @@ class ChatRepl:
             if not line.strip():
                 continue
             if line.startswith("/"):
-                if not await self._command(line.strip()):
+                if not await run_line(self.commands, self, line.strip()):
                     return
                 continue
             await self._turn(line)
@@ -188,104 +168,33 @@ class ChatRepl:
                 # The line (if one arrives later) stays in the queue for the next prompt.
                 continue
             line = getter.result()
-            if line is not None and line.strip() == "/stop":
-                self.session.abort()
-            elif line is not None and self.answer_sink is not None and self.answer_sink(line):
+            if line is not None and await run_during_turn(self.commands, self, line):
+                continue
+            if line is not None and self.answer_sink is not None and self.answer_sink(line):
                 continue
             else:
                 self._backlog.append(line)
         await task
 
-    async def _command(self, line: str) -> bool:
-        name, _, arg = line.partition(" ")
-        if name in ("/exit", "/quit"):
-            return False
-        if name == "/new":
-            self.switch(await self.builder.create(user_id=self.session.info.user_id))
-        elif name == "/sessions":
-            await self._list_sessions()
-        elif name == "/resume":
-            await self._resume(arg.strip())
-        elif name == "/stop":
-            self.render.line(t("terminal.no_turn", self.lang))
-        elif name == "/agent":
-            await self._agent(arg.strip())
-        elif name == "/orchestrate":
-            await self._orchestrate(arg)
-        elif name == "/openloop":
-            app = self.builder.app
-            info = self.session.info
-            self.render.line(
-                await openloop_command(
-                    app.openloops, info.agent_id, info.user_id, arg.strip(), app.settings.language
-                )
-            )
-        elif name == "/help":
-            for help_line in self._help():
-                self.render.line(help_line)
-        elif self.builder.app.skills.get(name[1:]) is not None or self._is_mcp_prompt(name):
-            await self._turn(line)  # a skill or `/server:prompt`: the session expands it
-        elif (learned := await learning_slash(self.builder.app, self.session, line)) is not None:
-            if learned.prompt is not None:  # `/<procedure>`: the recipe runs as a turn
-                await self._turn(learned.prompt)
-            else:
-                self.render.line(learned.text or "")
-        else:
-            self.render.line(t("terminal.unknown_command", self.lang, name=name))
-        return True
+    # -- how the chat draws a command's outcome (core/commands/outcomes.py)
 
-    def _is_mcp_prompt(self, name: str) -> bool:
-        server, colon, _prompt = name[1:].partition(":")
-        return bool(colon) and self.builder.app.mcp.connection(server) is not None
+    async def reply(self, text: str) -> None:
+        self.render.line(text)
 
-    async def _agent(self, target: str) -> None:
-        lang = self.builder.app.settings.language
-        if not target:
-            self.render.line(agent_listing(self.agents, self.session.info.agent_id, lang))
-            return
-        builder = self.agents.get(target)
-        if builder is None:
-            self.render.line(unknown_agent(self.agents, target, lang))
-            return
+    async def run_prompt(self, text: str) -> None:
+        await self._turn(text)
+
+    async def run_work(self, work: Callable[[], Awaitable[str]]) -> None:
+        async def shown() -> None:
+            self.render.line(await work())
+
+        await self._run(shown())
+
+    async def new_session(self, agent_id: str) -> None:
+        builder = self.agents.get(agent_id) or self.builder
         self.builder = builder
         self.switch(await builder.create(user_id=self.session.info.user_id))
 
-    async def _orchestrate(self, arg: str) -> None:
-        args = orchestrate_args(arg)
-        if args is None:
-            self.render.line(orchestrate_usage(self.session))
-            return
-        await self._run(self._orchestrated(args))
-
-    async def _orchestrated(self, args: dict[str, Any]) -> None:
-        result = await run_tool_now(self.session, "orchestrate", args)
-        self.render.line(result.content)
-
-    async def _list_sessions(self) -> None:
-        sessions = await self.builder.list()
-        if not sessions:
-            self.render.line(t("terminal.no_sessions", self.lang))
-        for info in sessions[:20]:
-            when = datetime.fromtimestamp(info.updated_ms / 1000).strftime("%Y-%m-%d %H:%M")
-            mark = "*" if info.id == self.session.id else " "
-            row = t(
-                "terminal.session_row",
-                self.lang,
-                mark=mark,
-                session=info.id,
-                when=when,
-                turns=info.turns,
-                title=info.title,
-            )
-            self.render.line(row)
-
-    async def _resume(self, session_id: str) -> None:
-        if not session_id:
-            self.render.line(t("terminal.resume_usage", self.lang))
-            return
-        session = await self.agents.open(session_id)
-        if session is None:
-            self.render.line(t("terminal.session_missing", self.lang, session=session_id))
-            return
+    async def open_session(self, session: AgentSession) -> None:
         self.builder = self.agents.get(session.info.agent_id) or self.agents.main
         self.switch(session)

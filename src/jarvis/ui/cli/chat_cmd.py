@@ -12,9 +12,9 @@ from jarvis.app.infra import AppAssembly
 from jarvis.app.settings import SettingsError, default_home
 from jarvis.app.unattended.service import Unattended
 from jarvis.common.i18n import t
+from jarvis.ui.cli.assembly import assemble, env_language, fail
 from jarvis.ui.cli.chat import ChatRepl
 from jarvis.ui.cli.chat_log import NoticeHandler, route_logs
-from jarvis.ui.cli.main import assemble, env_language, fail
 
 
 def run_chat(*, demo: bool, session_id: str | None, agent: str | None = None) -> None:

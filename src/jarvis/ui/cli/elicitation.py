@@ -4,20 +4,18 @@ reason and the question stays open; a window that answers first closes it here t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel
 
 from jarvis.common.i18n import t
 from jarvis.core.mcp.elicitation import Answer, ElicitationRequest, ElicitationResolved
 from jarvis.core.mcp.form_answer import FormError, choices, form_content
-
-if TYPE_CHECKING:
-    from jarvis.ui.cli.chat import ChatRepl
+from jarvis.ui.cli.repl_view import ReplView
 
 
 class TerminalElicitation:
-    def __init__(self, repl: ChatRepl) -> None:
+    def __init__(self, repl: ReplView) -> None:
         self.repl = repl
         self._open: str | None = None
 

@@ -22,7 +22,7 @@ def _tasks() -> FocusTasks:
     from jarvis.app.focus.tasks import FocusTasks
     from jarvis.app.settings import SettingsError, load_settings
     from jarvis.common.clock import now_ms
-    from jarvis.ui.cli.main import fail
+    from jarvis.ui.cli.assembly import fail
 
     try:
         settings = load_settings()
@@ -61,7 +61,7 @@ def show(
     """One task's area as Markdown (default: the plan)."""
     from jarvis.app.focus.runner import area_markdown
     from jarvis.core.focus.render import AREAS
-    from jarvis.ui.cli.main import fail
+    from jarvis.ui.cli.assembly import fail
 
     if area not in AREAS:
         raise fail(f"unknown area {area!r}: {', '.join(AREAS)}")
@@ -74,7 +74,7 @@ def show(
 
 
 def _act(task_id: str, action: Action, user: str) -> None:
-    from jarvis.ui.cli.main import fail
+    from jarvis.ui.cli.assembly import fail
 
     try:
         task = asyncio.run(_tasks().act(task_id, action, user))

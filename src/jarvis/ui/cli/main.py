@@ -7,12 +7,13 @@ imports what it needs when it runs (benchmarks/cli_help.py measures it).
 
 from __future__ import annotations
 
-import os
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand
 
 from jarvis.ui.cli.admin import approvals, audit, extensions
+from jarvis.ui.cli.assembly import env_language
 from jarvis.ui.cli.focus_cli import focus
 from jarvis.ui.cli.learning_cli import memory, procedures
 from jarvis.ui.cli.mcp_cli import mcp
@@ -20,10 +21,6 @@ from jarvis.ui.cli.me_cli import me
 from jarvis.ui.cli.openloop_cli import openloop
 from jarvis.ui.cli.schedules_cli import schedules
 from jarvis.ui.cli.thinking_cli import thinking
-
-if TYPE_CHECKING:
-    from jarvis.app.infra import AppAssembly
-    from jarvis.common.i18n import Language
 
 app = typer.Typer(
     name="jarvis",
@@ -49,11 +46,21 @@ At an approval request:
   d            deny
   any words    an answer in words: a negation denies ("안 돼", "no wait"),
                "ok go" / "실행해" allows; what is not understood keeps waiting
-\b
-Slash commands:
-  /new  /sessions  /resume ID  /stop  /openloop [done|dismiss ID]  /help  /exit
-  /<skill> ARGS  runs a skill from ~/.jarvis/skills
 """
+
+
+class _ChatCommand(TyperCommand):
+    """`chat --help` ends with the same commands `/help` lists (the command table's fixed
+    ones), read only when the help is shown: `jarvis --help` stays light."""
+
+    def format_help_text(self, ctx: Any, formatter: Any) -> None:
+        from jarvis.common.i18n import t
+        from jarvis.core.commands import BUILTINS, help_lines
+
+        lang = env_language()
+        listed = [t("commands.header", lang), *help_lines(BUILTINS, lang), t("commands.more", lang)]
+        self.help = CHAT_HELP + "\b\n" + "\n".join(listed) + "\n"
+        super().format_help_text(ctx, formatter)
 
 
 def _print_version(value: bool) -> None:
@@ -76,43 +83,6 @@ def main(
     """Jarvis: a personal AI assistant that does real work while you stay in charge."""
 
 
-def fail(message: str) -> typer.Exit:
-    typer.secho(message, fg="red", err=True)
-    return typer.Exit(2)
-
-
-def env_language() -> Language:
-    """The language of lines printed before the settings load: `JARVIS_LANGUAGE`, else the
-    terminal's locale (`LC_ALL`, `LC_MESSAGES`, `LANG`)."""
-    from jarvis.common.language import environment_language
-
-    return environment_language(os.environ)
-
-
-def assemble(*, demo: bool) -> AppAssembly:
-    """Settings → assembly, or one clear line (no traceback) when a setting is wrong or a file
-    the start needs cannot be read or written."""
-    from jarvis.app.infra import build_app
-    from jarvis.app.settings import SettingsError, config_warnings, load_settings
-    from jarvis.common.i18n import t
-    from jarvis.common.jsonl import DataFileError
-
-    lang = env_language()
-    try:
-        settings = load_settings()
-        lang = settings.language
-        for warning in config_warnings(settings):
-            typer.secho(warning, fg="yellow", err=True)
-        return build_app(settings, demo=demo)
-    except SettingsError as exc:
-        raise fail(str(exc)) from None
-    except DataFileError as exc:
-        raise fail(exc.message(lang)) from None
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise fail(t("files.write_failed", lang, path=exc.filename, reason=reason)) from None
-
-
 @app.command()
 def serve(
     demo: Annotated[bool, typer.Option("--demo", help="Scripted model; runs offline.")] = False,
@@ -126,7 +96,7 @@ def serve(
     run_server(demo=demo, host=host, port=port, workers=workers)
 
 
-@app.command(help=CHAT_HELP)
+@app.command(cls=_ChatCommand, help=CHAT_HELP)
 def chat(
     demo: Annotated[bool, typer.Option("--demo", help="Scripted model; runs offline.")] = False,
     session: Annotated[str | None, typer.Option("--session", help="Resume a session.")] = None,

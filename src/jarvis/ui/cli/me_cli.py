@@ -25,7 +25,7 @@ _User = Annotated[str, typer.Option("--user", help="Whose facts (the terminal us
 def _store() -> UserModelStore:
     from jarvis.app.settings import SettingsError, load_settings
     from jarvis.core.user_model import FILE_NAME, UserModelStore
-    from jarvis.ui.cli.main import fail
+    from jarvis.ui.cli.assembly import fail
 
     try:
         home: Path = load_settings().home
@@ -36,7 +36,7 @@ def _store() -> UserModelStore:
 
 def _update(user: str, change: Any) -> Any:
     from jarvis.core.user_model import UserModelFileError
-    from jarvis.ui.cli.main import fail
+    from jarvis.ui.cli.assembly import fail
 
     store = _store()
     try:
@@ -58,12 +58,12 @@ def list_facts(
     """Your facts: field, value, source, status, evidence."""
     import dataclasses
 
-    from jarvis.common.jsonl import dumps_line
+    from jarvis.common.jsonl import json_line
 
     facts = [f for f in _store().facts(user) if every or f.status != "retired"]
     for f in facts:
         if as_json:
-            typer.echo(dumps_line(dataclasses.asdict(f)))
+            typer.echo(json_line(dataclasses.asdict(f)))
             continue
         flags = (" 📌" if f.pinned else "") + (f" ({f.retired_reason})" if f.retired_reason else "")
         evidence = f'  "{f.evidence}"' if f.evidence else ""
@@ -120,12 +120,12 @@ def check(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
 ) -> None:
     """Would the guard let this sentence become a fact? {"fact", "reason"} per line."""
-    from jarvis.common.jsonl import dumps_line
+    from jarvis.common.jsonl import json_line
     from jarvis.core.user_model import check_statement
 
     for raw in sys.stdin if source == "-" else [source]:
         result = check_statement(raw.rstrip("\r\n"))
         if as_json:
-            typer.echo(dumps_line({"fact": result.fact, "reason": result.reason}))
+            typer.echo(json_line({"fact": result.fact, "reason": result.reason}))
         else:
             typer.echo(f"{'fact' if result.fact else 'no  '}  {result.reason}")

@@ -97,37 +97,24 @@ class AboveThePrompt:
 
 
 class SlashCompleter(Completer):
-    """Completes the word typed after `/`: the chat's commands at once, then the connected MCP
-    servers' prompts (`/<server>:<prompt>`, asked for when Tab is pressed)."""
+    """Completes what is typed after `/`: the command table's commands with their help (MCP
+    prompts included, asked when Tab is pressed), then a command's argument values."""
 
-    def __init__(
-        self, commands: Callable[[], list[str]], prompts: Callable[[], Awaitable[list[str]]]
-    ) -> None:
-        self._commands = commands
-        self._prompts = prompts
+    def __init__(self, complete: Callable[[str], Awaitable[list[tuple[str, str]]]]) -> None:
+        self._complete = complete
 
     def get_completions(self, document: Document, event: CompleteEvent) -> Iterable[Completion]:
-        return _matching(document.text_before_cursor, self._commands())
+        return []  # prompt_toolkit asks the async form; the table's sources are async
 
     async def get_completions_async(
         self, document: Document, event: CompleteEvent
     ) -> AsyncGenerator[Completion, None]:
         typed = document.text_before_cursor
-        for completion in _matching(typed, self._commands()):
-            yield completion
-        if _is_command_word(typed):
-            for completion in _matching(typed, await self._prompts()):
-                yield completion
-
-
-def _is_command_word(typed: str) -> bool:
-    return typed.startswith("/") and " " not in typed
-
-
-def _matching(typed: str, names: list[str]) -> list[Completion]:
-    if not _is_command_word(typed):
-        return []
-    return [Completion(name, -len(typed)) for name in names if name.startswith(typed)]
+        if not typed.startswith("/") or "\n" in typed:
+            return
+        for text, meta in await self._complete(typed):
+            shown = text.rpartition(" ")[2] if " " in typed else text
+            yield Completion(text, -len(typed), display=shown, display_meta=meta)
 
 
 class ChatHistory(History):

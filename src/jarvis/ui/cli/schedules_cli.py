@@ -28,7 +28,7 @@ def _run(work: Callable[[Unattended], Awaitable[str]]) -> None:
     from jarvis.app.settings import SettingsError
     from jarvis.app.unattended.service import PreapprovalRequired, Unattended
     from jarvis.core.scheduler.preapproval import NotOwner
-    from jarvis.ui.cli.main import assemble, fail
+    from jarvis.ui.cli.assembly import assemble, fail
 
     async def run() -> str:
         app = assemble(demo=False)

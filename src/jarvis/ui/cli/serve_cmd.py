@@ -12,8 +12,8 @@ import uvicorn
 from jarvis.app.settings import Settings
 from jarvis.common.i18n import t
 from jarvis.model_layer.providers.server_errors import one_line
+from jarvis.ui.cli.assembly import assemble, fail
 from jarvis.ui.cli.console_log import console_logging
-from jarvis.ui.cli.main import assemble, fail
 from jarvis.ui.cli.serve_port import port_taken, when_listening
 from jarvis.ui.web.factory import DEMO_ENV
 from jarvis.ui.web.launch_token import LAUNCH_TOKEN_ENV, launch_token_for, launch_url

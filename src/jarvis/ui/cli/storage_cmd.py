@@ -18,7 +18,7 @@ def with_storage(work: Callable[[AppAssembly], Awaitable[T]]) -> T:
     import asyncio
 
     from jarvis.app.settings import SettingsError
-    from jarvis.ui.cli.main import assemble, fail
+    from jarvis.ui.cli.assembly import assemble, fail
 
     async def run() -> T:
         app = assemble(demo=True)

@@ -23,7 +23,7 @@ def route_command(
 ) -> None:
     """Would the router think on each message? {"think", "p_think", "reason"} per line."""
     from jarvis.agent_layer.thought import RouteInput, load_weights, route
-    from jarvis.common.jsonl import dumps_line
+    from jarvis.common.jsonl import json_line
 
     weights = load_weights()
     lines = sys.stdin if source == "-" else [source]
@@ -32,7 +32,7 @@ def route_command(
         decided = route(RouteInput(text, pending_approval=pending_approval), weights)
         if as_json:
             out = {"think": decided.think, "p_think": decided.p_think, "reason": decided.reason}
-            typer.echo(dumps_line(out))
+            typer.echo(json_line(out))
         else:
             typer.echo(
                 f"{'think' if decided.think else 'skip '}  {decided.p_think:.3f}  {decided.reason}"

@@ -17,13 +17,14 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
-from jarvis.common.i18n import t
+from jarvis.common.i18n import Language, t
 from jarvis.ui.web.auth import LOCAL_USER, server_port
 from jarvis.ui.web.launch_token import TOKEN_PARAM, same_token
+from jarvis.ui.web.page_language import page_language
 from jarvis.ui.web.session_cookie import cookie_name
 
 if TYPE_CHECKING:
-    from jarvis.ui.web.server import WebApp
+    from jarvis.ui.web.web_app import WebApp
 
 # Paths reachable without logging in (everything else needs the cookie or a header key).
 PUBLIC_PATHS = {"/", "/api/health", "/api/login"}
@@ -40,22 +41,24 @@ def register_access_routes(app: FastAPI, state: WebApp) -> None:
         token = request.query_params.get(TOKEN_PARAM)
         if token is not None:
             return _exchange(state, request, token)
+        lang = page_language(request.query_params, request.headers, state.lang)
         if state.auth.user_for(request) is None:
             how = "web.gate_login" if state.auth.enabled else "web.gate_open_url"
-            return gate_page(state, t(how, state.lang), status=401)
+            return gate_page(state, t(how, lang), status=401, lang=lang)
         page = static_text("index.html").replace("{{LANG}}", state.lang)
         return HTMLResponse(page.replace("{{TZ}}", state.assembly.settings.timezone))
 
     @app.post("/api/login")
     async def login(body: LoginRequest, request: Request) -> Response:
+        lang = page_language(request.query_params, request.headers, state.lang)
         if not state.auth.enabled:
-            return JSONResponse({"detail": t("web.login_not_used", state.lang)}, status_code=404)
+            return JSONResponse({"detail": t("web.login_not_used", lang)}, status_code=404)
         client = request.client.host if request.client else "?"
         if not state.limiter.allow(f"login:{client}"):  # slows down guessing keys
-            return JSONResponse({"detail": t("web.rate_limited", state.lang)}, status_code=429)
+            return JSONResponse({"detail": t("web.rate_limited", lang)}, status_code=429)
         user = state.auth.user_for_key(body.key)
         if user is None:
-            return JSONResponse({"detail": t("web.login_failed", state.lang)}, status_code=401)
+            return JSONResponse({"detail": t("web.login_failed", lang)}, status_code=401)
         response = JSONResponse({"user": user})
         set_login_cookie(state, request, response, user)
         return response
@@ -71,7 +74,8 @@ def _exchange(state: WebApp, request: Request, token: str) -> Response:
     if state.auth.enabled:  # with API keys the login form decides; the token plays no part
         return _redirect_without_token(request)
     if not same_token(token, state.auth.launch_token):
-        return gate_page(state, t("web.gate_bad_token", state.lang), status=401)
+        lang = page_language(request.query_params, request.headers, state.lang)
+        return gate_page(state, t("web.gate_bad_token", lang), status=401, lang=lang)
     response = _redirect_without_token(request)
     set_login_cookie(state, request, response, LOCAL_USER)
     return response
@@ -94,15 +98,16 @@ def set_login_cookie(state: WebApp, request: Request, response: Response, user: 
     )
 
 
-def gate_page(state: WebApp, message: str, status: int) -> HTMLResponse:
-    """The page a browser without a login sees: what to do, and the key form when keys exist."""
+def gate_page(state: WebApp, message: str, status: int, lang: Language) -> HTMLResponse:
+    """The page a browser without a login sees (in its language): what to do, and the key
+    form when keys exist."""
     fields = {
-        "LANG": state.lang,
+        "LANG": lang,
         "MESSAGE": message,
         "LOGIN_HIDDEN": "" if state.auth.enabled else "hidden",
-        "KEY_LABEL": t("web.login_key_label", state.lang),
-        "LOGIN_BUTTON": t("web.login_button", state.lang),
-        "LOGIN_FAILED": t("web.login_failed", state.lang),
+        "KEY_LABEL": t("web.login_key_label", lang),
+        "LOGIN_BUTTON": t("web.login_button", lang),
+        "LOGIN_FAILED": t("web.login_failed", lang),
     }
     page = static_text("gate.html")
     for name, value in fields.items():

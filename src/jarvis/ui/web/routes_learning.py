@@ -17,7 +17,7 @@ from jarvis.core.session import AgentSession
 from jarvis.core.slash.memory import SlashScope, mark_wrong
 
 if TYPE_CHECKING:
-    from jarvis.ui.web.server import WebApp
+    from jarvis.ui.web.web_app import WebApp
 
 _LISTED = 50
 

@@ -19,7 +19,7 @@ from jarvis.core.policy.rule_store import RuleFileError, RulePermissionError
 from jarvis.core.policy.rules import Rule
 
 if TYPE_CHECKING:
-    from jarvis.ui.web.server import WebApp
+    from jarvis.ui.web.web_app import WebApp
 
 UNDO_SECONDS = 600
 _KEPT = 50

@@ -19,7 +19,7 @@ from jarvis.agent_layer.sessions.base import TITLE_MAX, SessionEntry
 
 if TYPE_CHECKING:
     from jarvis.app.session_builder import SessionBuilder
-    from jarvis.ui.web.server import WebApp
+    from jarvis.ui.web.web_app import WebApp
 
 
 class RenameRequest(BaseModel):

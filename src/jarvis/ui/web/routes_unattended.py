@@ -15,7 +15,7 @@ from jarvis.app.unattended.service import PreapprovalRequired
 from jarvis.core.scheduler.preapproval import NotOwner
 
 if TYPE_CHECKING:
-    from jarvis.ui.web.server import WebApp
+    from jarvis.ui.web.web_app import WebApp
 
 
 class EnableBody(BaseModel):

@@ -7,9 +7,8 @@ route runs: `security` (Host, Origin, body size, headers), then `guard` here (lo
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket
@@ -18,16 +17,12 @@ from pydantic import BaseModel
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from jarvis import __version__
-from jarvis.app.agent_registry import AgentRegistry
 from jarvis.app.infra import AppAssembly
 from jarvis.app.settings import SettingsError
-from jarvis.app.unattended.service import Unattended
-from jarvis.common.i18n import Language, t
+from jarvis.common.i18n import t
 from jarvis.common.logging import get_logger
 from jarvis.common.storage_errors import StorageUnavailable, describe_storage_error
-from jarvis.core.approvals.pg_pending import PostgresPendingStore
 from jarvis.core.policy.rule_store import visible_to
-from jarvis.core.session import AgentSession
 from jarvis.ui.web import (
     routes_learning,
     routes_mcp,
@@ -35,24 +30,21 @@ from jarvis.ui.web import (
     routes_sessions,
     routes_unattended,
 )
-from jarvis.ui.web.auth import Authenticator, RateLimiter
-from jarvis.ui.web.broker import BrokerRegistry
+from jarvis.ui.web.commands import register as register_command_routes
 from jarvis.ui.web.hud_access import PUBLIC_PATHS, PUBLIC_PREFIXES, register_access_routes
-from jarvis.ui.web.launch_token import launch_token_for
+from jarvis.ui.web.page_language import asked_language, page_language
 from jarvis.ui.web.routes_agents import register_agent_routes
-from jarvis.ui.web.screen_marks import ScreenMarks
 from jarvis.ui.web.security import (
     BodyLimit,
     OriginGuard,
     SecurityHeaders,
     allowed_hosts,
 )
-from jarvis.ui.web.session_cookie import CookieSigner, load_or_create_secret
 from jarvis.ui.web.static_files import register_static_route
+from jarvis.ui.web.web_app import WebApp
 from jarvis.ui.web.ws_connection import ANSWER_STATUS, serve_connection
 
 _log = get_logger("jarvis.web")
-_DAY_SEC = 86_400
 _HISTORY_LIMIT = 200
 _LOOP_STATUS = {"ok": 200, "not_found": 404, "forbidden": 403, "conflict": 409}
 
@@ -64,93 +56,6 @@ class ApprovalAnswer(BaseModel):
 
 class LoopStatusUpdate(BaseModel):
     status: Literal["open", "done", "dismissed"]
-
-
-class WebApp:
-    """State shared by the routes: the assembly, the agents and their builders, brokers."""
-
-    def __init__(self, assembly: AppAssembly) -> None:
-        self.assembly = assembly
-        self.agents = AgentRegistry(assembly)
-        self.builder = self.agents.main
-        self.unattended = Unattended(assembly, self.agents.builders())
-        settings = assembly.settings
-        # What the screen showed that the history does not keep (stops, run times).
-        self.marks = ScreenMarks(settings.home / "hud" / "marks")
-        self.brokers = BrokerRegistry(
-            assembly.channels,
-            shared=assembly.shared,
-            granted=lambda session, call: self.marks.approved(
-                session, call, assembly.clock.now_ms()
-            ),
-        )
-        self.lang: Language = settings.language
-        self.signer = CookieSigner(
-            load_or_create_secret(settings.home), settings.web.cookie_max_age_days * _DAY_SEC
-        )
-        self.auth = Authenticator(
-            settings.security.api_keys, self.signer, launch_token_for(settings)
-        )
-        self.limiter = RateLimiter(assembly.settings.security.rate_limit_per_minute)
-        self._turns: set[asyncio.Task[Any]] = set()
-
-    async def session_for(
-        self,
-        session_id: str | None,
-        user: str,
-        agent: str | None = None,
-        lang: Language | None = None,
-    ) -> AgentSession:
-        """The session asked for, or a new one of `agent` (main when not given)."""
-        if not session_id:
-            builder = self.agents.get(agent)
-            if builder is None:
-                raise HTTPException(404, f"no such agent: {agent}")
-            return await builder.create(user_id=user, lang=lang)
-        session = await self.agents.open(session_id, lang)
-        if session is None:
-            raise HTTPException(404, f"no such session: {session_id}")
-        if session.info.user_id != user:
-            raise HTTPException(403, "this session belongs to another user")
-        return session
-
-    def follow_other_processes(self) -> None:
-        """With PostgreSQL, requests made and resolved by other processes reach our tabs."""
-        store = self.assembly.pending
-        if isinstance(store, PostgresPendingStore):
-            store.subscribe(lambda event: self._spawn(self._on_notification(event)))
-
-    async def _on_notification(self, event: dict[str, Any]) -> None:
-        broker = self.brokers.existing(str(event.get("session_id", "")))
-        if broker is None or not broker.connections:
-            return
-        item = await self.assembly.pending.get(str(event.get("id", "")))
-        if item is None:
-            return
-        if event.get("event") == "created" and item.status == "pending":
-            broker.remote_request(item.request)
-        elif event.get("event") == "resolved":
-            broker.remote_resolved(item.request.id, item.status)
-
-    async def show_stored_requests(self, session: AgentSession) -> None:
-        """A tab attaching here sees requests that another process is waiting on."""
-        if self.assembly.shared:
-            broker = self.brokers.for_session(session.id)
-            for request in await self.assembly.pending.pending_for_session(session.id):
-                broker.remote_request(request)
-
-    def _spawn(self, work: Any) -> None:
-        task = asyncio.ensure_future(work)
-        self._turns.add(task)
-        task.add_done_callback(self._turns.discard)
-
-    def start_turn(self, session: AgentSession, text: str) -> None:
-        self.start_work(session, session.prompt(text))
-
-    def start_work(self, session: AgentSession, work: Coroutine[Any, Any, Any]) -> None:
-        task = asyncio.create_task(work)
-        self._turns.add(task)
-        task.add_done_callback(self._turns.discard)
 
 
 def create_app(assembly: AppAssembly) -> FastAPI:
@@ -174,11 +79,12 @@ def create_app(assembly: AppAssembly) -> FastAPI:
     app = FastAPI(title="Jarvis", version=__version__, lifespan=lifespan)
     app.state.web = state
 
-    async def storage_unavailable(_: Request, exc: Exception) -> Response:
+    async def storage_unavailable(request: Request, exc: Exception) -> Response:
         # Refused, not lost: a 503 means nothing was stored, so the client may retry.
         cause = describe_storage_error(exc)
         _log.warning("request refused: %s", cause)
-        return JSONResponse({"detail": t("web.storage_unavailable", state.lang, cause=cause)}, 503)
+        lang = page_language(request.query_params, request.headers, state.lang)
+        return JSONResponse({"detail": t("web.storage_unavailable", lang, cause=cause)}, 503)
 
     for failure in StorageUnavailable:
         app.add_exception_handler(failure, storage_unavailable)
@@ -192,12 +98,14 @@ def create_app(assembly: AppAssembly) -> FastAPI:
             return await call_next(request)
         user = state.auth.user_for(request)
         if user is None:
-            return JSONResponse({"detail": t("web.unauthorized", state.lang)}, status_code=401)
+            lang = page_language(request.query_params, request.headers, state.lang)
+            return JSONResponse({"detail": t("web.unauthorized", lang)}, status_code=401)
         # Writes and connects count; reads do not (a page load reads a dozen panels, and a few
         # tabs reloading must not lock their owner out of the history).
         counted = request.method not in ("GET", "HEAD")
         if counted and path.startswith("/api/") and not state.limiter.allow(user):
-            return JSONResponse({"detail": t("web.rate_limited", state.lang)}, status_code=429)
+            lang = page_language(request.query_params, request.headers, state.lang)
+            return JSONResponse({"detail": t("web.rate_limited", lang)}, status_code=429)
         request.state.user = user
         return await call_next(request)
 
@@ -211,6 +119,7 @@ def create_app(assembly: AppAssembly) -> FastAPI:
     register_access_routes(app, state)
     routes_mcp.register(app, assembly)
     register_agent_routes(app, state)
+    register_command_routes(app, state.commands)
     routes_unattended.register(app, state)
     routes_learning.register(app, state)
 
@@ -231,11 +140,11 @@ def create_app(assembly: AppAssembly) -> FastAPI:
         builder = state.agents.get(agent)
         if builder is None:
             raise HTTPException(404, f"no such agent: {agent}")
+        asked = asked_language(request.query_params, request.headers)
         try:
-            lang = person_language(request.query_params.get("lang"))
-            session = await builder.create(user_id=request.state.user, lang=lang)
+            session = await builder.create(user_id=request.state.user, lang=asked)
         except OSError as exc:  # a full disk or a read-only data dir: one line, no traceback
-            lang, reason = assembly.settings.language, exc.strerror or str(exc)
+            lang, reason = asked or assembly.settings.language, exc.strerror or str(exc)
             line = t("files.session_create_failed", lang, path=exc.filename, reason=reason)
             _log.error("%s", line)
             raise HTTPException(507, line) from None
@@ -315,7 +224,7 @@ def create_app(assembly: AppAssembly) -> FastAPI:
             return
         try:
             query = ws.query_params
-            lang = person_language(query.get("lang"))
+            lang = asked_language(query, ws.headers)  # the page's, else its browser's
             session = await state.session_for(query.get("session"), user, query.get("agent"), lang)
         except HTTPException as exc:
             await ws.close(code=4000 + exc.status_code, reason=str(exc.detail))
@@ -326,11 +235,6 @@ def create_app(assembly: AppAssembly) -> FastAPI:
         await serve_connection(state, ws, session, user)
 
     return app
-
-
-def person_language(asked: str | None) -> Language | None:
-    """The language a page asked for (`?lang=`), when it is one Jarvis speaks."""
-    return "en" if asked == "en" else "ko" if asked == "ko" else None
 
 
 async def _rules_view(state: WebApp, user: str) -> dict[str, list[dict[str, Any]]]:

@@ -18,7 +18,7 @@ from jarvis.core.session import AgentSession
 from jarvis.ui.web.broker import ApprovalBroker, Connection
 
 if TYPE_CHECKING:
-    from jarvis.ui.web.server import WebApp
+    from jarvis.ui.web.web_app import WebApp
 
 
 # Answers being decided; kept referenced until done.

@@ -14,24 +14,19 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 from starlette.websockets import WebSocket
 
-from jarvis.app.agent_commands import agent_listing, unknown_agent
-from jarvis.app.learning import learning_slash
 from jarvis.common.i18n import Language, t
 from jarvis.common.storage_errors import StorageUnavailable, describe_storage_error
-from jarvis.core.agents.direct import orchestrate_args, orchestrate_usage, run_tool_now
 from jarvis.core.session import AgentSession
-from jarvis.core.slash.openloop import openloop_command
 from jarvis.ui.web.broker import Connection
+from jarvis.ui.web.commands import HudScreen, run_command, run_typed
 from jarvis.ui.web.protocol import ClientMessage, parse_client_message
 from jarvis.ui.web.routes_agents import answering_model
 from jarvis.ui.web.security import MAX_BODY_BYTES
 from jarvis.ui.web.words_answers import start_answer, waiting_request
 
 if TYPE_CHECKING:
-    from jarvis.ui.web.server import WebApp
+    from jarvis.ui.web.web_app import WebApp
 
-# Slash commands the server runs even when a client sends them as a prompt.
-_SERVER_COMMANDS = ("/agent", "/orchestrate")
 ANSWER_STATUS = {"ok": 200, "not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 422}
 
 
@@ -149,13 +144,13 @@ async def _handle(state: WebApp, session: AgentSession, connection: Connection, 
             {"type": "error", "message": t("web.rate_limited", session.setup.language), "code": 429}
         )
         return
-    if message.type == "prompt" and message.text.strip().split(" ", 1)[0] in _SERVER_COMMANDS:
-        await _command(state, session, connection, message.text)  # typed into the HUD's box
-    elif message.type == "prompt":
+    if message.type == "prompt":
+        # A command typed into the HUD's box runs as one (the command table decides which).
+        if await run_typed(state.commands, HudScreen(state, session, connection), message.text):
+            return
         waiting = waiting_request(state, session.id)
         if waiting is None:
-            if not await _learning_prompt(state, session, connection, message.text):
-                state.start_turn(session, message.text)
+            state.start_turn(session, message.text)
         else:  # decided beside the reader: a slow classifier never holds up Stop or a button
             start_answer(state, session, connection, waiting, message.text)
     elif message.type == "abort":
@@ -172,71 +167,4 @@ async def _handle(state: WebApp, session: AgentSession, connection: Connection, 
             }
         )
     elif message.type == "command":
-        await _command(state, session, connection, message.text)
-
-
-async def _learning_prompt(
-    state: WebApp, session: AgentSession, connection: Connection, text: str
-) -> bool:
-    """`/remember`, `/procedures`, `/<procedure>` … typed as a message: answered as a command
-    (True), so they work however the page sends them."""
-    if not text.startswith("/"):
-        return False
-    learned = await learning_slash(state.assembly, session, text)
-    if learned is None:
-        return False
-    if learned.prompt is not None:  # `/<procedure>`: the recipe runs as a turn
-        state.start_turn(session, learned.prompt)
-    else:
-        connection.send({"type": "command_result", "text": learned.text})
-    return True
-
-
-async def _command(state: WebApp, session: AgentSession, connection: Connection, text: str) -> None:
-    name, _, args = text.strip().partition(" ")
-    reply: Any
-    if name == "/openloop":
-        reply = await openloop_command(
-            state.assembly.openloops,
-            session.info.agent_id,
-            connection.user_id,
-            args,
-            session.setup.language,
-        )
-    elif name == "/stop":
-        reply = t(
-            "hud.stopped" if session.abort() else "hud.nothing_running", session.setup.language
-        )
-    elif name == "/agent":
-        reply = _agent(state, session, connection, args.strip())
-    elif name == "/orchestrate":
-        orchestrate = orchestrate_args(args)
-        if orchestrate is None:
-            reply = orchestrate_usage(session)
-        else:  # runs beside the reader: its approvals are answered on this connection
-            state.start_work(session, _orchestrate(session, connection, orchestrate))
-            return
-    elif (learned := await learning_slash(state.assembly, session, text)) is not None:
-        if learned.prompt is not None:  # `/<procedure>`: the recipe runs as a turn
-            state.start_turn(session, learned.prompt)
-            return
-        reply = learned.text
-    else:
-        reply = t("hud.commands", session.setup.language)
-    connection.send({"type": "command_result", "text": reply})
-
-
-def _agent(state: WebApp, session: AgentSession, connection: Connection, target: str) -> str:
-    """`/agent` lists the agents; `/agent <id>` asks the page to open a session of that agent."""
-    lang = session.setup.language  # the page's (see SessionBuilder._speaking)
-    if not target:
-        return agent_listing(state.agents, session.info.agent_id, lang)
-    if state.agents.get(target) is None:
-        return unknown_agent(state.agents, target, lang)
-    connection.send({"type": "agent_switch", "agent": target})
-    return target
-
-
-async def _orchestrate(session: AgentSession, connection: Connection, args: dict[str, Any]) -> None:
-    result = await run_tool_now(session, "orchestrate", args)
-    connection.send({"type": "command_result", "text": result.content})
+        await run_command(state.commands, HudScreen(state, session, connection), message.text)

@@ -52,6 +52,10 @@
   }
   select.addEventListener("change", () => { if (select.value !== currentAgent) switchTo(select.value); });
   hud.on("agent_switch", (ev) => switchTo(ev.agent));
+  hud.on("session_switch", (ev) => { // `/resume <id>`: that session, as a deep link would open it
+    sessionStorage.setItem("jarvis_session", ev.session);
+    location.assign(`/?session=${encodeURIComponent(ev.session)}`);
+  });
   hud.on("session", (ev) => {
     currentAgent = ev.session.agent_id || "main";
     document.body.dataset.agent = currentAgent;

@@ -132,8 +132,10 @@
       }
       case "approval_resolved": { // the tool's own line says how it ended
         const req = modal.resolved(ev.id);
-        const b = req && blocks.get(req.tool_call_id);
-        if (b && ["allow", "always"].includes(ev.status)) { b.run(); setWorking(true, S.runningTool(req.tool)); }
+        if (!req || !running) break;
+        const b = blocks.get(req.tool_call_id);
+        if (["allow", "always"].includes(ev.status)) { if (b) b.run(); setWorking(true, S.runningTool(req.tool)); }
+        else setWorking(true, S.thinking);
         break;
       }
       case "approval_words": addMessage("system words", ev.line); break;
@@ -264,13 +266,8 @@
     outbox.push(item); markQueued(item);
     if (!sessionId) startSession(); // sent once the new session's socket opens
   }
-  function submit(text) {
-    const trimmed = text.trim();
-    if (trimmed === "/help") { showHelp(); return; }
-    if (trimmed === "/stop") { stop(); return; }
-    if (trimmed.startsWith("/openloop")) { send({ type: "command", text: trimmed }, text); return; }
-    send({ type: "prompt", text }, text);
-  }
+  // A `/…` line goes as typed: the server's command table decides what it is (docs/protocol.md).
+  function submit(text) { send({ type: "prompt", text }, text); }
   function stop() { window.jarvisHud.send({ type: "abort" }); }
 
   $("composer").addEventListener("submit", (e) => {

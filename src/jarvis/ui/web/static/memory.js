@@ -6,13 +6,14 @@
   const hud = window.jarvisHud;
   if (!hud) return;
   const S = {
-    ko: { title: "기억", none: "기억하는 것이 없습니다.", forget: "지우기", wrong: "틀린 답이라고 표시", marked: "실패로 적었습니다" },
-    en: { title: "Memory", none: "Nothing remembered.", forget: "Forget", wrong: "Mark this answer wrong", marked: "Marked as failed" },
+    ko: { title: "기억", none: "기억하는 것이 없습니다.", forget: "지우기", wrong: "틀린 답이라고 표시", marked: "실패로 적었습니다", why: "회상된 이유:" },
+    en: { title: "Memory", none: "Nothing remembered.", forget: "Forget", wrong: "Mark this answer wrong", marked: "Marked as failed", why: "Recalled because:" },
   }[hud.lang()] || {};
   const el = hud.el;
   const opts = hud.jsonRequest;
   const whose = hud.scope;
 
+  const reasons = new Map(); // item id → why memory brought it into the last turn
   const list = hud.sideCard({ id: "memory", cardClass: "memory-card", title: S.title, listId: "memory-list", listClass: "rules memory-items" });
 
   async function load() {
@@ -31,6 +32,8 @@
         load();
       });
       row.append(el("span", "", `${item.kind} · ${text}`), b);
+      const why = reasons.get(item.id); // recalled into this session's last turn: say why
+      if (why) { row.title = `${S.why} ${why}`; row.append(el("small", "muted recall-reason", `${S.why} ${why}`)); }
       list.append(row);
     }
   }
@@ -53,7 +56,12 @@
     last.after(wrong);
   }
 
-  hud.on("session", () => load());
+  hud.on("memory_recalled", (ev) => {
+    reasons.clear();
+    for (const item of ev.items || []) reasons.set(item.id, item.reason);
+    load();
+  });
+  hud.on("session", () => { reasons.clear(); load(); });
   hud.on("agent_end", () => { load(); thumbsDown(); });
   hud.on("command_result", load);
   load();

@@ -62,7 +62,8 @@
       // their Enter never presses a button.
       preferred.classList.add("preferred");
       if (!inBox) preferred.focus();
-      $("dialog").scrollIntoView({ block: "nearest" });
+      // The chat above got shorter: keep its latest lines (the call being asked about) in view.
+      const chat = $("messages"); chat.scrollTop = chat.scrollHeight;
     }
     function close() {
       $("modal").hidden = true; shown = null; clearInterval(timer);

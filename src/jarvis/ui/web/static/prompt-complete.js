@@ -1,6 +1,7 @@
-// Suggestions in the composer while `/<server>:<prompt> args` is typed: the prompts of connected
-// MCP servers, then the prompt's argument names (`key=`), then the values the server completes
-// for the argument being typed (`completion/complete`, asked after a short pause, with the
+// Suggestions in the composer while `/…` is typed: every command of the server's command table
+// (built-ins, skills, procedures, MCP prompts, plugins) with its help; for `/<server>:<prompt>`,
+// the prompt's argument names (`key=`), then the values the server completes for the argument
+// being typed (`completion/complete`, asked after a short pause, with the
 // arguments already given as context). Arrows move, Tab or Enter take, Esc closes.
 (() => {
   "use strict";
@@ -24,7 +25,8 @@
   input.setAttribute("aria-controls", box.id);
   input.setAttribute("aria-expanded", "false");
 
-  let prompts = null; // the last /api/mcp/prompts answer
+  let prompts = null; // the last /api/mcp/prompts answer (their arguments)
+  let table = null; // the last /api/commands answer: every command the HUD runs, with its help
   let items = []; // { label, hint, text }: `text` is the whole composer text once taken
   let active = 0;
   let timer = null;
@@ -33,9 +35,14 @@
 
   async function loadPrompts() {
     try {
-      const res = await fetch("/api/mcp/prompts", { credentials: "same-origin" });
+      const agent = document.body.dataset.agent || "main";
+      const [res, listed] = await Promise.all([
+        fetch("/api/mcp/prompts", { credentials: "same-origin" }),
+        fetch(`/api/commands?${new URLSearchParams({ agent, lang: hud.lang() })}`, { credentials: "same-origin" }),
+      ]);
       prompts = res.ok ? (await res.json()).prompts : [];
-    } catch { prompts = []; }
+      table = listed.ok ? (await listed.json()).commands : [];
+    } catch { prompts = []; table = []; }
   }
 
   // What is being typed: a command name, or the last word of a known prompt's arguments.
@@ -54,9 +61,9 @@
   const quoted = (value) => (/[\s"'\\]/.test(value) ? `"${value.replace(/(["\\$`])/g, "\\$1")}"` : value);
 
   function commands(text) {
-    return (prompts || [])
-      .filter((p) => p.command.startsWith(text) && p.command !== text)
-      .map((p) => ({ label: p.command, hint: p.description, text: `${p.command} ` }));
+    return (table || [])
+      .filter((c) => c.command.startsWith(text) && c.command !== text)
+      .map((c) => ({ label: c.usage, hint: c.description, text: `${c.command} ` }));
   }
 
   function argumentNames(at) {
@@ -158,5 +165,5 @@
   input.addEventListener("input", () => { if (input.value !== dismissed) dismissed = null; update(); });
   input.addEventListener("blur", close);
   composer.addEventListener("submit", close);
-  hud.on("session", () => { prompts = null; });
+  hud.on("session", () => { prompts = null; table = null; });
 })();

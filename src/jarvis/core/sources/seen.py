@@ -1,0 +1,98 @@
+"""What was seen: `~/.jarvis/external_seen.jsonl`, one record per entry seen or changed.
+
+A record: `{"source", "keys": [...], "content", "ts_ms", "title", "link"}`. An entry is seen
+if ANY of its keys is known (from any source: the same story in two feeds is said once); a
+seen entry whose content hash differs is an update, not new. A torn last line is skipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jarvis.common.jsonl import JsonlWriter, json_line, read_objects
+from jarvis.core.sources.entries import Entry
+
+SEEN_FILE = "external_seen.jsonl"
+
+
+@dataclass
+class SeenIndex:
+    """Key → the latest content hash recorded for the entry holding that key."""
+
+    content: dict[str, str] = field(default_factory=dict)
+
+    def add(self, keys: list[str], content: str) -> None:
+        for key in keys:
+            self.content[key] = content
+
+    def known(self, entry: Entry) -> str | None:
+        """The content recorded for this entry, or None if no key of it is known."""
+        for key in entry.seen_keys():
+            if key in self.content:
+                return self.content[key]
+        return None
+
+
+@dataclass(frozen=True)
+class Sorted:
+    new: list[Entry]
+    updated: list[Entry]
+    unchanged: int
+
+
+def classify(entries: list[Entry], seen: SeenIndex) -> Sorted:
+    """New, updated and unchanged entries; an entry twice in one batch counts once."""
+    new: list[Entry] = []
+    updated: list[Entry] = []
+    unchanged = 0
+    batch = SeenIndex()
+    for entry in entries:
+        if batch.known(entry) is not None:
+            continue
+        batch.add(entry.seen_keys(), entry.content)
+        recorded = seen.known(entry)
+        if recorded is None:
+            new.append(entry)
+        elif recorded != entry.content:
+            updated.append(entry)
+        else:
+            unchanged += 1
+    return Sorted(new, updated, unchanged)
+
+
+def record(source_id: str, entry: Entry, now_ms: int) -> dict[str, object]:
+    return {
+        "source": source_id,
+        "keys": entry.seen_keys(),
+        "content": entry.content,
+        "ts_ms": now_ms,
+        "title": entry.title[:200],
+        "link": entry.link,
+    }
+
+
+class SeenStore:
+    def __init__(self, home: Path) -> None:
+        self.path = home / SEEN_FILE
+
+    def load(self) -> SeenIndex:
+        index = SeenIndex()
+        if not self.path.exists():
+            return index
+        for _, obj in read_objects(self.path):
+            if obj is None:
+                continue  # a torn or oversized line: skipped
+            keys = obj.get("keys")
+            content = obj.get("content")
+            if isinstance(keys, list) and isinstance(content, str):
+                index.add([k for k in keys if isinstance(k, str)], content)
+        return index
+
+    def append(self, source_id: str, entries: list[Entry], now_ms: int) -> None:
+        if not entries:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        JsonlWriter(self.path, fsync=True).append(
+            json_line(record(source_id, e, now_ms)) for e in entries
+        )
