@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from jarvis.app.focus.demo import DEMO_STEPS
 from jarvis.app.focus.hold import ENV as HOLD_ENV
+from jarvis.core.focus.demo import DEMO_STEPS
 from jarvis.core.focus.state import FocusTask
 from jarvis.core.focus.store import FocusStore
 from jarvis.core.focus.urls import normalise_url

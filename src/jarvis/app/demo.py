@@ -8,8 +8,8 @@ import re
 
 from jarvis.agent_layer.openloop.judge import JUDGE_MARKER
 from jarvis.agent_layer.thought.engine import THOUGHT_MARKER
-from jarvis.app.focus.demo import demo_focus
 from jarvis.common.i18n import Language, t
+from jarvis.core.focus.demo import demo_focus
 from jarvis.memory.service import PERSON_WORDS_HEADER
 from jarvis.model_layer.messages import LLMContext, ToolResultMessage, UserMessage
 from jarvis.model_layer.providers.faux import FauxProvider, FauxResponse, FauxToolCall

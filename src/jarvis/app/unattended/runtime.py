@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from jarvis.app.focus.runner import FocusRunner
 from jarvis.app.infra import AppAssembly
 from jarvis.app.unattended.engine import Engine
+from jarvis.app.unattended.focus_runner import FocusRunner
 from jarvis.app.unattended.goals import GoalSteps
 from jarvis.app.unattended.notify import ProactiveHub
 from jarvis.app.unattended.runs import UnattendedTurns
