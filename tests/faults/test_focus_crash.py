@@ -42,7 +42,8 @@ def run_with_kills(
     home: Path, extra: dict[str, str], points: list[str], dsn: str | None = None
 ) -> tuple[str, dict[int, int]]:
     """Returns the task id and, per step, how often the person resumed it after a crash."""
-    task_id = cli(home, extra, "start", OBJECTIVE).strip().splitlines()[-1]
+    # Every attempt is a turn of the budget: room for the retries the kills cause.
+    task_id = cli(home, extra, "start", "--max-turns", "100", OBJECTIVE).strip().splitlines()[-1]
     done: set[int] = set()
     resumed: dict[int, int] = {}
     pending = list(points)

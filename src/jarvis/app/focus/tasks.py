@@ -52,13 +52,18 @@ class FocusTasks:
         self.send = send
 
     def start(
-        self, objective: str, owner: str = "local", tools: list[str] | None = None
+        self,
+        objective: str,
+        owner: str = "local",
+        tools: list[str] | None = None,
+        max_turns: int = 20,
     ) -> FocusTask:
         task = FocusTask(
             id=task_id_for(objective),
             objective=objective.strip(),
             owner=owner,
             tools=list(tools or []),
+            max_turns=max_turns,
             created_ms=self.now_ms(),
             updated_ms=self.now_ms(),
         )

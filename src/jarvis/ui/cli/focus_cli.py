@@ -32,12 +32,18 @@ def _tasks() -> FocusTasks:
 
 
 @focus.command("start")
-def start(objective: str, user: _User = "local") -> None:
+def start(
+    objective: str,
+    user: _User = "local",
+    max_turns: Annotated[
+        int, typer.Option("--max-turns", min=1, help="Model turns in all (plan, steps, retries).")
+    ] = 20,
+) -> None:
     """Start a Focus task: a served Jarvis plans it and runs its steps."""
     from jarvis.common.i18n import t
 
     tasks = _tasks()
-    task = tasks.start(objective, owner=user)
+    task = tasks.start(objective, owner=user, max_turns=max_turns)
     typer.echo(t("focus.created", tasks.lang, task=task.id, objective=task.objective))
     typer.echo(task.id)
 
