@@ -10,6 +10,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from jarvis.app.infra import AppAssembly
+from jarvis.app.proactive.speaker import ProactiveSpeaker
 from jarvis.app.unattended.engine import Engine
 from jarvis.app.unattended.goals import GoalSteps
 from jarvis.app.unattended.notify import ProactiveHub
@@ -37,12 +38,18 @@ def _due_of(run_id: str) -> datetime | None:
 
 class UnattendedRuntime:
     def __init__(
-        self, app: AppAssembly, turns: UnattendedTurns, engine: Engine, hub: ProactiveHub
+        self,
+        app: AppAssembly,
+        turns: UnattendedTurns,
+        engine: Engine,
+        hub: ProactiveHub,
+        speaker: ProactiveSpeaker | None = None,
     ) -> None:
         self.app = app
         self.turns = turns
         self.engine = engine
         self.hub = hub
+        self.speaker = speaker
         self.settings = app.settings.scheduler
         self.tz = ZoneInfo(app.settings.timezone)
         self.goals = GoalSteps(app, turns, hub)
@@ -77,6 +84,8 @@ class UnattendedRuntime:
         if self.settings.reminders:
             started += await self._due_reminders(now_ms)
         started += await self._due_goals()
+        if self.speaker is not None:
+            self.speaker.poke(now_ms)  # speaking first: its own task, never holding the tick up
         return started
 
     async def _due_schedules(self, now: datetime) -> list[str]:
