@@ -22,6 +22,7 @@ from watchfiles import Change, awatch
 
 from jarvis.common.logging import get_logger
 from jarvis.core.agents.definitions import AgentDefinitions
+from jarvis.core.confine import Confiner
 from jarvis.core.extensions import (
     ExtensionKind,
     ExtensionStatus,
@@ -57,12 +58,13 @@ class ExtensionWatcher:
         plugins: PluginHost,
         skills: SkillRegistry,
         definitions: AgentDefinitions | None = None,
+        confiner: Confiner | None = None,
     ) -> None:
         # Resolved so the paths watchfiles reports start with it.
         self.home = home.expanduser().resolve()
         self._registry = registry
         self._skills = skills
-        self._tools = UserToolLoader(self.home / "tools")
+        self._tools = UserToolLoader(self.home / "tools", confiner)
         self._plugins = PluginLoader(self.home / "plugins", plugins)
         self._readers: dict[str, Callable[[], Callable[[], None]]] = {
             "tools": self._read_tools,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
@@ -35,6 +36,8 @@ from jarvis.core.approvals.pending import MemoryPendingStore, PendingApprovalSto
 from jarvis.core.approvals.pg_audit import PostgresAuditLog
 from jarvis.core.approvals.pg_pending import PostgresPendingStore
 from jarvis.core.approvals.service import ApprovalService
+from jarvis.core.confine import Confiner
+from jarvis.core.confine.auto_allow import sandboxed_allow
 from jarvis.core.extensions import SkillRegistry
 from jarvis.core.mcp import MCPManager
 from jarvis.core.memory_tools import memory_tools
@@ -290,6 +293,7 @@ class InfraBuilder:
             clock=self.clock,
             plugins=plugins,
             jarvis_home=settings.home,
+            confined=sandboxed_allow(settings.security, settings.home),
         )
         tools = self.tool_registry()
         memory = self.memory_service()
@@ -329,7 +333,14 @@ class InfraBuilder:
             mcp=mcp,
             config_watcher=McpConfigWatcher(settings, mcp),
             skills=skills,
-            extensions=ExtensionWatcher(settings.home, tools, plugins, skills, definitions),
+            extensions=ExtensionWatcher(
+                settings.home,
+                tools,
+                plugins,
+                skills,
+                definitions,
+                Confiner.from_settings(settings.security, Path.home(), settings.home),
+            ),
             definitions=definitions,
             demo=self.demo,
         )

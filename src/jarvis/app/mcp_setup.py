@@ -1,15 +1,18 @@
 """The MCP manager as the app runs it: roots = the workspace, elicitation in the session's
 windows, sampling through the app's model behind an approval, OAuth tokens from the data dir,
-server stderr in `logs/mcp/<server>.log`."""
+server stderr in `logs/mcp/<server>.log`, stdio servers inside the OS sandbox
+(`security.sandbox`, each server's `network` and `writable`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from jarvis.app.mcp_sampling import approved_sampler
 from jarvis.app.settings import Settings
 from jarvis.common.clock import Clock
 from jarvis.core.approvals.service import ApprovalService
+from jarvis.core.confine import Confiner
 from jarvis.core.mcp import ClientHooks, MCPManager
 from jarvis.core.mcp.elicitation import ElicitationDesk
 from jarvis.core.mcp.host import workspace_roots
@@ -32,6 +35,7 @@ def build_mcp(
         roots=workspace_roots(settings.workspace_dir),
         desk=ElicitationDesk(timeout),
         sampler=sampler,
+        confine=_confine(settings) if settings.security.sandbox != "off" else None,
     )
     return MCPManager(
         tools,
@@ -39,3 +43,13 @@ def build_mcp(
         hooks=hooks,
         auth=stored_auth(settings.home),
     )
+
+
+def _confine(settings: Settings) -> Callable[[Sequence[str], bool, Sequence[str]], list[str]]:
+    confiner = Confiner.from_settings(settings.security, Path.home(), settings.home)
+    workspace = settings.workspace_dir
+
+    def confine(argv: Sequence[str], network: bool, writable: Sequence[str]) -> list[str]:
+        return confiner.server(argv, workspace, network, writable)
+
+    return confine

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field, SecretStr, field_validator
 
 from jarvis.core.policy.boundary import validate_secret_pattern
@@ -76,6 +78,29 @@ class SecuritySettings(BaseModel):
         description="Host names (exact) and IP networks web_fetch may reach although they are "
         "not public, e.g. an intranet wiki.",
     )
+
+    # The second lock under the gate: an OS sandbox (bubblewrap) around bash, user tool
+    # subprocesses and stdio MCP servers (docs/security.md "The second lock").
+    sandbox: Literal["auto", "required", "off"] = Field(
+        "auto",
+        description="OS sandbox (Linux, bubblewrap): auto = use it where it works, say once when "
+        "it cannot; required = refuse to run tools without it; off = the gate alone.",
+    )
+    sandbox_auto_allow: bool = Field(
+        False,
+        description="bash commands the sandbox confines (no network, writes only in the "
+        "workspace) run without asking; network, secrets, destructive commands still ask.",
+    )
+    sandbox_max_processes: int = Field(
+        256, ge=8, description="Processes one sandboxed call may run."
+    )
+    sandbox_max_memory_mb: int = Field(
+        4096, ge=64, description="Address space of each sandboxed process (MiB)."
+    )
+    sandbox_max_file_mb: int = Field(
+        1024, ge=1, description="Largest file a sandboxed process may write (MiB)."
+    )
+    sandbox_tmp_mb: int = Field(512, ge=16, description="Size of the sandbox's private /tmp (MiB).")
 
     @field_validator("secret_paths")
     @classmethod

@@ -9,6 +9,7 @@ import socket
 from pathlib import Path
 
 from jarvis.core.approvals.audit import AuditLog
+from jarvis.core.config import SecuritySettings
 from jarvis.core.policy.gate import Gate
 from jarvis.core.tools.builtins import builtin_tools
 from jarvis.core.tools.executor import GatedTools
@@ -21,7 +22,9 @@ RULES = "rules:\n  - {tool: bash, pattern: cat}\n  - {tool: bash, pattern: echo}
 
 def tools_for(workspace: Path, gated: bool) -> GatedTools:
     registry = ToolRegistry()
-    for tool in builtin_tools():
+    # The control runs without the OS sandbox too: inside it bash has no network at all.
+    security = SecuritySettings(sandbox="auto" if gated else "off")
+    for tool in builtin_tools(security=security):
         registry.register(tool)
     sandbox, _ = make(workspace, [None], rules=RULES)
     return GatedTools(registry, workspace, Gate(sandbox, AuditLog(), "en") if gated else None)

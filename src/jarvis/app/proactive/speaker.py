@@ -126,6 +126,13 @@ class ProactiveSpeaker:
         if self._running is None or self._running.done():
             self._running = asyncio.create_task(self._tick_logged(now_ms))
 
+    async def aclose(self) -> None:
+        """Stop a pass under way (its reservation stays counted; nothing is said)."""
+        if self._running is not None:
+            self._running.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._running
+
     async def _tick_logged(self, now_ms: int) -> list[PassResult]:
         try:
             return await self.tick(now_ms)

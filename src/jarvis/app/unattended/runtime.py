@@ -15,6 +15,7 @@ from jarvis.app.unattended.engine import Engine
 from jarvis.app.unattended.goals import GoalSteps
 from jarvis.app.unattended.notify import ProactiveHub
 from jarvis.app.unattended.runs import UnattendedTurns
+from jarvis.app.unattended.sources import NOTE, POLL, SourceRuns
 from jarvis.common.i18n import t
 from jarvis.common.logging import get_logger
 from jarvis.core.scheduler.definitions import Schedule, load_goals, load_schedules
@@ -53,6 +54,7 @@ class UnattendedRuntime:
         self.settings = app.settings.scheduler
         self.tz = ZoneInfo(app.settings.timezone)
         self.goals = GoalSteps(app, turns, hub)
+        self.sources = SourceRuns(app, engine, hub, turns.preapprovals)
         self.loop = asyncio.get_running_loop()
         self._anchors: dict[str, datetime] = {}
         self._started: set[str] = set()
@@ -68,6 +70,8 @@ class UnattendedRuntime:
             self._ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._ticker
+        if self.speaker is not None:
+            await self.speaker.aclose()
 
     async def _tick_forever(self) -> None:
         while True:
@@ -84,6 +88,10 @@ class UnattendedRuntime:
         if self.settings.reminders:
             started += await self._due_reminders(now_ms)
         started += await self._due_goals()
+        for run_id, kind, ref, due in self.sources.due_runs(now_ms):
+            if run_id not in self._started:
+                await self._start(run_id, kind, ref, due)
+                started.append(run_id)
         if self.speaker is not None:
             self.speaker.poke(now_ms)  # speaking first: its own task, never holding the tick up
         return started
@@ -155,6 +163,8 @@ class UnattendedRuntime:
             return await self._remind(ref, int(due))
         if kind == "goal":
             return await self.goals.step(ref, int(due))
+        if kind in (POLL, NOTE):
+            return await self.sources.execute(kind, ref, due)
         return {"status": "skipped", "reason": f"unknown kind {kind}"}
 
     async def interrupted(self, kind: str, ref: str, due: str) -> dict[str, Any]:
@@ -162,6 +172,8 @@ class UnattendedRuntime:
         reason = t("unattended.run_interrupted", lang)
         if kind == "goal":
             return await self.goals.interrupted(ref, int(due), reason)
+        if kind in (POLL, NOTE):
+            return await self.sources.interrupted(kind, ref, due)
         if kind == "schedule":
             schedule = self._schedule(ref)
             if schedule is not None:

@@ -3,8 +3,9 @@ declaration whose `execute` comes from the `.py` of the same stem."""
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -13,6 +14,8 @@ from typing import Any, cast
 from ruamel.yaml import YAML
 
 from jarvis.agent_layer.tools import ExecutionMode, ToolResult
+from jarvis.core.confine import Confiner
+from jarvis.core.confine.judge import network_granted
 from jarvis.core.extensions.report import (
     ExtensionStatus,
     InvalidExtension,
@@ -42,8 +45,13 @@ class UserTool(Tool):
     """A tool defined by a file in the tools folder."""
 
     def __init__(
-        self, declaration: ToolDeclaration, run: Callable[..., Any], file_name: str
+        self,
+        declaration: ToolDeclaration,
+        run: Callable[..., Any],
+        file_name: str,
+        confiner: Confiner | None = None,
     ) -> None:
+        self._confiner = confiner
         # Tool declares these as ClassVars; a user tool is only known at run time.
         self.name = declaration.name  # type: ignore[misc]
         self.description = declaration.description  # type: ignore[misc]
@@ -59,7 +67,7 @@ class UserTool(Tool):
 
     async def execute(self, call_id: str, args: dict[str, Any], env: ToolEnv) -> ToolResult:
         try:
-            extra = {"env": env} if self._takes_env else {}
+            extra = {"env": self._with_confine(env)} if self._takes_env else {}
             value = self._run(call_id, args, **extra)
             if inspect.isawaitable(value):
                 value = await value
@@ -68,6 +76,19 @@ class UserTool(Tool):
                 content=f"{self.name} failed: {exc or type(exc).__name__}", is_error=True
             )
         return _to_result(value)
+
+    def _with_confine(self, env: ToolEnv) -> ToolEnv:
+        """`env.confine(argv)`: the processes this tool starts run in the OS sandbox, with the
+        network only when a person approved this call."""
+        box = self._confiner
+        if box is None or box.mode == "off":
+            return env
+        network = bool(env.decision) and network_granted(env.decision, "")
+
+        def confine(argv: Sequence[str]) -> list[str]:
+            return box.server(argv, env.workspace, network, ())
+
+        return dataclasses.replace(env, confine=confine)
 
 
 @dataclass
@@ -79,13 +100,17 @@ class LoadResult:
 class UserToolLoader:
     """Reads one tools folder, remembering each file's last good tool."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, confiner: Confiner | None = None) -> None:
         self.directory = directory
+        self._confiner = confiner
         self._last_good: LastGood[Tool] = LastGood()
         self.result = LoadResult()
 
     def load(self) -> LoadResult:
-        outcomes = {stem: _load_stem(self.directory, stem) for stem in _stems(self.directory)}
+        outcomes = {
+            stem: _load_stem(self.directory, stem, self._confiner)
+            for stem in _stems(self.directory)
+        }
         tools, errors = self._last_good.settle(outcomes)
         unique, clashes = _first_of_each_name(self.directory, tools)
         self.result = LoadResult(unique, errors + clashes)
@@ -108,7 +133,7 @@ def _stems(directory: Path) -> list[str]:
     return sorted({path.stem for path in extension_files(directory, (".py", ".yaml"))})
 
 
-def _load_stem(directory: Path, stem: str) -> Tool | LoadError:
+def _load_stem(directory: Path, stem: str, confiner: Confiner | None = None) -> Tool | LoadError:
     py, declaration_file = directory / f"{stem}.py", directory / f"{stem}.yaml"
     declared: ToolDeclaration | None = None
     if declaration_file.is_file():
@@ -123,7 +148,9 @@ def _load_stem(directory: Path, stem: str) -> Tool | LoadError:
             )
     try:
         module = compile_module(py, f"jarvis_extensions.tools.{stem}")
-        return UserTool(declared or _module_declaration(module, py), _execute_of(module), py.name)
+        return UserTool(
+            declared or _module_declaration(module, py), _execute_of(module), py.name, confiner
+        )
     except (Exception, SystemExit) as exc:
         return LoadError(py, describe_failure(exc))
 

@@ -322,6 +322,7 @@ class MCPConnection:
             elicitation=self._elicit if hooks.desk is not None else None,
             sampling=self._sample if hooks.sampler is not None else None,
             roots=hooks.roots,
+            confine=hooks.confine,
         )
 
     async def _sample(

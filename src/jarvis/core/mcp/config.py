@@ -43,6 +43,14 @@ class MCPServerConfig(BaseModel):
         default_factory=dict,
         description="stdio: variables added to the child's minimal environment.",
     )
+    network: bool = Field(
+        False, description="stdio: the server may reach the network from inside the OS sandbox."
+    )
+    writable: list[str] = Field(
+        default_factory=list,
+        description="stdio: paths the sandboxed server may write besides the workspace "
+        "(e.g. '~/.npm'; only existing ones).",
+    )
     url: str | None = Field(None, description="sse/http: the server endpoint.")
     auth_token: SecretStr | None = Field(
         None, description="sse/http: sent as `Authorization: Bearer …` (wins over `headers`)."

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Protocol, TextIO
@@ -38,6 +38,9 @@ from jarvis.core.mcp.elicitation import ElicitationDesk
 STREAM_READ_TIMEOUT_SEC: Final = 300.0
 _START_MARK: Final = "--- jarvis started the server"
 CLIENT_INFO: Final = mcp_types.Implementation(name="jarvis", title="Jarvis", version=__version__)
+
+# (argv, network, writable) -> the command line that spawns a stdio server.
+Confine = Callable[[Sequence[str], bool, Sequence[str]], list[str]]
 
 
 @dataclass
@@ -68,6 +71,9 @@ class ClientHooks:
     desk: ElicitationDesk | None = None
     # Answers `sampling/createMessage` for the session whose call is running (None: not declared).
     sampler: Sampler | None = None
+    # The OS sandbox for stdio servers: (argv, network, writable) -> the command line to spawn
+    # (core/confine `Confiner.server`); None: spawned as configured.
+    confine: Confine | None = None
 
 
 @dataclass(frozen=True)
@@ -77,6 +83,7 @@ class SessionCallbacks:
     elicitation: ElicitationFnT | None = None
     sampling: SamplingFnT | None = None
     roots: ListRootsFnT | None = None
+    confine: Confine | None = None
 
 
 class _RecordingTransport(httpx2.AsyncHTTPTransport):
@@ -176,7 +183,7 @@ async def open_session(
 ) -> AsyncIterator[Client]:
     """A session on `config`'s transport; `stream_ended` is set when the link ends."""
     async with contextlib.AsyncExitStack() as stack:
-        transport = await _transport(config, stack, record, stderr_log, auth)
+        transport = await _transport(config, stack, record, stderr_log, auth, hooks.confine)
         if stream_ended is not None:
             transport = _signalling_end(transport, stream_ended)
         client = Client(
@@ -200,9 +207,13 @@ async def _transport(
     record: HttpRecord,
     stderr_log: Path | None,
     auth: httpx2.Auth | None,
+    confine: Confine | None = None,
 ) -> Transport:
     if config.transport == "stdio":
-        program, *args = config.command
+        argv = list(config.command)
+        if confine is not None:
+            argv = confine(argv, config.network, config.writable)
+        program, *args = argv
         params = StdioServerParameters(command=program, args=args, env=config.env or None)
         # Server stderr goes to its own log, never onto the terminal the chat runs in.
         errlog = stack.enter_context(_open_log(stderr_log))

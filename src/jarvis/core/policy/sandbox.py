@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -126,6 +127,9 @@ class Sandbox:
     # The user's home (`~` in secret patterns) and the data dir (`$JARVIS_HOME`, secret).
     user_home: Path = field(default_factory=Path.home)
     jarvis_home: Path | None = None
+    # Opt-in (`security.sandbox_auto_allow`, set only when the OS sandbox works): a bash line
+    # it judges confined runs without asking (`core/confine/auto_allow.py`).
+    confined: Callable[[str, dict[str, Any], Boundary], bool] | None = None
     _policy: RolePolicy = field(init=False)
     _dangerous: DangerousMatcher = field(init=False)
     _boundary: Boundary = field(init=False)
@@ -215,6 +219,13 @@ class Sandbox:
             return Decision("block", f"rule:{rule.origin}", rule=rule.label(), detail=rule.pattern)
         if not required and match.reason != RULES_UNREADABLE:
             return Decision("allow", "not_required")
+        if (  # the OS sandbox's opt-in allow; a matching rule or an unread rule file decides
+            self.confined is not None
+            and match == NO_MATCH
+            and not (self.unattended or ctx.unattended)
+            and self.confined(tool.name, call.arguments, self._boundary)
+        ):
+            return Decision("allow", "sandboxed")
         decision = await self._approval(tool, call, ctx, match, required, dry_run)
         warning = fence.warning or ("secret_path" if match.reason == "secret_path" else "")
         if warning and not decision.detail:

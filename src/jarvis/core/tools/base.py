@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -33,6 +34,12 @@ class ToolEnv:
 
     workspace: Path
     call: ToolCallContext
+    # The gate's decision for this call (`outcome`, `reason`, `rule`), None without a gate: the
+    # OS sandbox opens the network only for what a person approved (`core/confine/judge.py`).
+    decision: dict[str, Any] | None = None
+    # The OS sandbox's command line for a process the tool starts (user tools:
+    # `subprocess.run(env.confine(argv))`); None: no sandbox here (`core/confine/`).
+    confine: Callable[[Sequence[str]], list[str]] | None = None
 
 
 class ToolArgumentError(ValueError):

@@ -86,13 +86,19 @@ class GatedTools:
         verdict = await self._gate.check(tool, call, ctx)
         if verdict.refusal is not None:
             return verdict.refusal
-        result = await self._run(tool, call, ctx)
+        result = await self._run(tool, call, ctx, verdict.decision)
         result.details.setdefault("decision", verdict.decision)
         await self._gate.after_call(tool, call, result, ctx)
         return result
 
-    async def _run(self, tool: Tool, call: ToolCall, ctx: ToolCallContext) -> ToolResult:
-        env = ToolEnv(workspace=self._workspace, call=ctx)
+    async def _run(
+        self,
+        tool: Tool,
+        call: ToolCall,
+        ctx: ToolCallContext,
+        decision: dict[str, Any] | None = None,
+    ) -> ToolResult:
+        env = ToolEnv(workspace=self._workspace, call=ctx, decision=decision)
         try:
             result: Any = await tool.execute(call.id, call.arguments, env)
         except ToolArgumentError as exc:

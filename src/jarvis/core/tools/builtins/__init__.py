@@ -7,6 +7,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field, SecretStr, field_validator
 
 from jarvis.core.config import SecuritySettings
+from jarvis.core.confine import Confiner
 from jarvis.core.tools.base import Tool
 from jarvis.core.tools.builtins import files, search, shell, web
 from jarvis.core.tools.builtins._boundary import SecretPlaces
@@ -82,12 +83,15 @@ def builtin_tools(
     sec = security or SecuritySettings()
     brave_key = s.brave_api_key.get_secret_value() if s.brave_api_key else None
     secrets = SecretPlaces.of(user_home, jarvis_home, sec.secret_paths)
+    confiner = Confiner.from_settings(sec, user_home or Path.home(), jarvis_home)
+    confiner.announce()  # once per process, one line: no sandbox here, the gate alone decides
     return [
         BashTool(
             default_timeout=min(s.bash_timeout_sec, s.bash_max_timeout_sec),
             max_timeout=s.bash_max_timeout_sec,
             output_chars=s.bash_output_chars,
             env_passthrough=tuple(s.bash_env_passthrough),
+            confiner=confiner,
         ),
         WriteFileTool(secrets=secrets),
         EditFileTool(secrets=secrets),

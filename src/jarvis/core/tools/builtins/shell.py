@@ -1,6 +1,10 @@
 """`bash`: one command in its own process group under a subreaper (see `_reaper`); when it
 finishes, times out, is aborted or cancelled, everything it started is killed — children such
-as `sleep 100 &` and also daemons that left the group with `setsid` — and the result says so."""
+as `sleep 100 &` and also daemons that left the group with `setsid` — and the result says so.
+
+With a `Confiner` (`core/confine/`, `security.sandbox`) the same outer bash runs inside
+bubblewrap as PID 1 of its own namespace: read-only system, the workspace writable, secrets
+hidden, no network unless a person approved the call, resource limits set."""
 
 from __future__ import annotations
 
@@ -14,6 +18,10 @@ from types import TracebackType
 from typing import Any, ClassVar, Literal
 
 from jarvis.agent_layer.tools import ExecutionMode, ToolResult
+from jarvis.core.confine import Confiner
+from jarvis.core.confine.judge import network_granted
+from jarvis.core.confine.pids import PidsGroup
+from jarvis.core.confine.plan import limit_prefix
 from jarvis.core.tools.base import ToolEnv
 from jarvis.core.tools.builtins import _reaper as reaper
 from jarvis.core.tools.builtins._abort import Aborted, until_done
@@ -72,8 +80,10 @@ class BashTool(BuiltinTool):
         output_chars: int = OUTPUT_CHARS,
         kill_grace: float = KILL_GRACE_SEC,
         env_passthrough: tuple[str, ...] = (),
+        confiner: Confiner | None = None,
     ) -> None:
         self._env_passthrough = env_passthrough
+        self._confiner = confiner
         self._default_timeout = default_timeout
         self._max_timeout = max_timeout
         self._output_chars = output_chars
@@ -88,23 +98,39 @@ class BashTool(BuiltinTool):
             return failure(f"the workspace {env.workspace} is not a directory")
         if env.call.abort.is_set():  # the turn is already stopped: never start the command
             return _report(_Run(exit_code=None, stopped="aborted", stdout="", stderr=""), timeout)
-        run = await self._execute(command, env.workspace, timeout, env.call.abort)
+        jail = None
+        if self._confiner is not None:
+            refusal = self._confiner.refusal()
+            if refusal is not None:  # `required` and no sandbox: never run it bare
+                return failure(refusal)
+            if self._confiner.active:
+                jail = _Jail(self._confiner, network_granted(env.decision, command))
+        try:
+            run = await self._execute(command, env.workspace, timeout, env.call.abort, jail)
+        finally:
+            if jail is not None and jail.group is not None:
+                jail.group.remove()
         return _report(run, timeout)
 
     async def _execute(
-        self, command: str, workspace: Path, limit_sec: float, abort: asyncio.Event
+        self,
+        command: str,
+        workspace: Path,
+        limit_sec: float,
+        abort: asyncio.Event,
+        jail: _Jail | None = None,
     ) -> _Run:
         # Room for `output_chars` characters of any UTF-8 text.
         keep = self._output_chars * 4
         async with _Capture(keep) as out, _Capture(keep) as err, _Capture(64) as status:
             environment = bash_environment(os.environ, self._env_passthrough)
-            process = await _spawn(command, workspace, environment, out, err, status)
+            process = await _spawn(command, workspace, environment, out, err, status, jail)
             leftovers = 0
             try:
                 stopped = await _wait(process, status, abort, limit_sec)
             finally:
                 # Finished, stopped or cancelled: nothing the command started may outlive it.
-                leftovers = await _kill_all(process, self._kill_grace)
+                leftovers = await _kill_all(process, self._kill_grace, jail is not None)
         code = _exit_code(process, status) if stopped is None else None
         return _Run(
             exit_code=code,
@@ -114,6 +140,15 @@ class BashTool(BuiltinTool):
             stderr=err.budget.text(self._output_chars).removesuffix("\n"),
             leftovers=leftovers if stopped is None else 0,
         )
+
+
+@dataclass
+class _Jail:
+    """One confined call: the sandbox, whether it has the network, its pids cgroup (root)."""
+
+    confiner: Confiner
+    network: bool
+    group: PidsGroup | None = None
 
 
 class _Capture:
@@ -179,11 +214,24 @@ async def _spawn(
     out: _Capture,
     err: _Capture,
     status: _Capture,
+    jail: _Jail | None = None,
 ) -> asyncio.subprocess.Process:
-    if reaper.SUPPORTED:
+    preexec = reaper.become_subreaper if reaper.SUPPORTED else None
+    if jail is not None:
+        # The outer bash is PID 1 of the sandbox's namespace: orphans come to it, and when it
+        # exits the kernel kills whatever is left. Limits are set inside, after bwrap made its
+        # user namespace; as root a pids cgroup holds the process count (`pids.py`).
+        script = limit_prefix(jail.confiner.limits)
+        script += reaper.OUTER_SCRIPT.format(status_fd=status.write_fd)
+        inner = ["/bin/bash", "-c", script, "bash", command]
+        argv = jail.confiner.wrap(inner, workspace, jail.network)
+        stdin: int = asyncio.subprocess.PIPE
+        jail.group = jail.confiner.pids_group()
+        preexec = jail.group.join if jail.group is not None else None
+    elif reaper.SUPPORTED:
         script = reaper.OUTER_SCRIPT.format(status_fd=status.write_fd)
         argv = ["/bin/bash", "-c", script, "bash", command]
-        stdin: int = asyncio.subprocess.PIPE  # closing it lets the outer bash exit
+        stdin = asyncio.subprocess.PIPE  # closing it lets the outer bash exit
     else:  # no subreaper: the process group is the fence
         argv, stdin = ["/bin/bash", "-c", command], asyncio.subprocess.DEVNULL
         status.close_write_end()
@@ -198,11 +246,13 @@ async def _spawn(
             pass_fds=(status.write_fd,) if reaper.SUPPORTED else (),
             # Its own session and process group, so one signal reaches everything it starts.
             start_new_session=True,
-            preexec_fn=reaper.become_subreaper if reaper.SUPPORTED else None,
+            preexec_fn=preexec,
         )
     finally:
         for capture in (out, err, status):
             capture.close_write_end()
+        if jail is not None and jail.group is not None:
+            jail.group.close_fd()
 
 
 async def _wait(
@@ -226,12 +276,16 @@ def _exit_code(process: asyncio.subprocess.Process, status: _Capture) -> int | N
     return int(text) if text.isdigit() else process.returncode
 
 
-async def _kill_all(process: asyncio.subprocess.Process, grace: float) -> int:
+async def _kill_all(
+    process: asyncio.subprocess.Process, grace: float, confined: bool = False
+) -> int:
     """Kill what the command left behind, then let the outer bash go; how many processes were
-    left to kill (the command's own process is not counted once it had finished)."""
+    left to kill (the command's own process is not counted once it had finished). Confined,
+    the outer bash is bwrap's child: what it left is below that one."""
     try:
         if reaper.SUPPORTED:
-            return await reaper.kill_tree(process.pid, grace)
+            below = reaper.descendants(process.pid)[:1] if confined else []
+            return await reaper.kill_tree(below[0] if below else process.pid, grace)
         await _kill_group(process, grace)
         return 0
     finally:

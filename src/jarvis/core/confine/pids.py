@@ -1,0 +1,72 @@
+"""A process-count limit that holds for root too: a `pids` cgroup per confined call.
+
+`ulimit -u` (RLIMIT_NPROC) is not enforced for uid 0, and bubblewrap run by root keeps that uid,
+so when Jarvis runs as root (containers, CI) a fork bomb is held by a cgroup instead: v1's
+`/sys/fs/cgroup/pids` or v2's root when `pids` is enabled there. For other users it is `None`
+and the `ulimit -u` inside the sandbox holds (it counts only the sandbox's user namespace).
+
+API: `PidsGroup.create(max_pids) -> PidsGroup | None`; `.join_fd` (an fd, opened before the
+fork, the child writes its pid to in `preexec`); `.join()` (the preexec function);
+`.remove()` (after every process of the call is gone).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import uuid
+from pathlib import Path
+
+_V1 = Path("/sys/fs/cgroup/pids")
+_V2 = Path("/sys/fs/cgroup")
+
+
+def _base() -> Path | None:
+    if os.geteuid() != 0:
+        return None
+    if (_V1 / "cgroup.procs").exists() and os.access(_V1, os.W_OK):
+        return _V1 / "jarvis"
+    try:
+        enabled = (_V2 / "cgroup.subtree_control").read_text().split()
+    except OSError:
+        return None
+    return _V2 / "jarvis" if "pids" in enabled and os.access(_V2, os.W_OK) else None
+
+
+class PidsGroup:
+    def __init__(self, path: Path, join_fd: int) -> None:
+        self.path = path
+        self.join_fd = join_fd
+
+    @classmethod
+    def create(cls, max_pids: int) -> PidsGroup | None:
+        base = _base()
+        if base is None:
+            return None
+        path = base / uuid.uuid4().hex[:12]
+        try:
+            base.mkdir(exist_ok=True)
+            if base.parent == _V2:
+                with contextlib.suppress(OSError):
+                    (base / "cgroup.subtree_control").write_text("+pids")
+            path.mkdir()
+            (path / "pids.max").write_text(str(max_pids))
+            fd = os.open(path / "cgroup.procs", os.O_WRONLY)
+        except OSError:
+            with contextlib.suppress(OSError):
+                path.rmdir()
+            return None
+        return cls(path, fd)
+
+    def join(self) -> None:
+        """In the child, between fork and exec: only a write to an fd opened before."""
+        os.write(self.join_fd, str(os.getpid()).encode())
+
+    def close_fd(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self.join_fd)
+
+    def remove(self) -> None:
+        self.close_fd()
+        with contextlib.suppress(OSError):
+            self.path.rmdir()
