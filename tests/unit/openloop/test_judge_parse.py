@@ -144,3 +144,22 @@ def test_fill_due_uses_the_whole_input_for_a_single_candidate_only() -> None:
     )
     filled = fill_due(two, "내일 3시까지 보고서 보내고 회의 준비도 해야 해", NOW, SEOUL)
     assert [c.due_ms for c in filled.new] == [None, None]
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers", "phrases"),
+    [
+        ("닫기: 보고서 보내기", [], ["보고서 보내기"]),
+        ('closed_loops: "send the report"', [], ["send the report"]),
+        ("닫기:\n- 보고서 보내기\n- [2] 로그 확인", [2], ["보고서 보내기"]),
+        ("닫기: [1] 보고서 2부", [1], []),  # a number wins: the words only describe it
+        ("닫기: 없음", [], []),
+        ("close: none", [], []),
+    ],
+)
+def test_loops_to_close_by_number_or_phrase(
+    text: str, numbers: list[int], phrases: list[str]
+) -> None:
+    """Seed 001: the judge names a loop to close by its number (or a phrase)."""
+    frame = parse_judge_output(text, SEOUL)
+    assert (frame.closed, frame.closed_phrases) == (numbers, phrases)

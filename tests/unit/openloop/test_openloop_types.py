@@ -342,6 +342,28 @@ def test_loop_copied_from_memory_is_not_stored() -> None:
     assert [s.reason for s in change.skipped] == ["ungrounded"]
 
 
+@pytest.mark.parametrize(
+    ("phrase", "closed"),
+    [
+        ("분기 보고서 초안 보내기", ["a"]),  # names one loop
+        ("로그 확인하기", ["b"]),
+        ("보고서", []),  # names both reports: closes neither
+        ("헬스장 등록", []),  # names none
+    ],
+)
+def test_closed_by_a_phrase_naming_one_loop(phrase: str, closed: list[str]) -> None:
+    """Seed 001: closed_loops gives a number "(또는 문구)" — or a phrase. A phrase closes the
+    one open loop it points at (the dismissal words' overlap rule), never several."""
+    loops = [
+        loop("a", "분기 보고서 초안 보내기", created_ms=NOW - 3),
+        loop("b", "배포 전 로그 확인하기", created_ms=NOW - 2),
+        loop("c", "주간 보고서 정리하기", created_ms=NOW - 1),
+    ]
+    change = judge(loops, JudgeFrame(closed_phrases=[phrase]), "그건 끝났어")
+    assert sorted(lp.id for lp in change.closed) == closed
+    assert all(lp.status == "done" for lp in change.closed)
+
+
 def test_closed_by_number_as_shown_newest_first() -> None:
     older = loop("older", "로그 확인하기", created_ms=NOW - 2 * HOUR_MS)
     newer = loop("newer", "배포 결과 공유", created_ms=NOW - HOUR_MS)

@@ -95,6 +95,17 @@ def read_dismissal(
     return Dismissal(closed=closed, ambiguous=ambiguous)
 
 
+def phrase_target(
+    phrase: str, loops: Sequence[OpenLoop], cfg: OpenLoopConfig
+) -> OpenLoop | None:
+    """The one loop a phrase the judge wrote to close names (the dismissal words' rule: the
+    shorter side's bigrams overlap, no fact conflicts); None when it names none or several."""
+    groups = _pointed_groups(phrase, loops, cfg)
+    if len(groups) != 1 or len(groups[0]) != 1:
+        return None
+    return next(lp for lp in loops if lp.id == groups[0][0])
+
+
 def _pointed_groups(
     pointer: str, loops: Sequence[OpenLoop], cfg: OpenLoopConfig
 ) -> list[list[str]]:

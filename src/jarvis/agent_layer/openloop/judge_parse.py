@@ -16,6 +16,8 @@ The format the judge prompt asks for, one item per line::
 - Loops to close are given by the numbers they were shown with: ``닫기: [1], [3]``,
   ``close: 1, 3``, ``closed_loops: [2]``; or such a header alone with ``[2] …`` lines under it.
   When a closing line has bracketed numbers only those count, so ``닫기: [1] 보고서 2부`` is 1.
+  A closing line with no number is a phrase (seed 001: "번호(또는 문구)"), ``닫기: 보고서 보내기``;
+  it closes the one open loop it points at, never several (`dismissal.phrase_target`).
 - Headers: new ``새 약속``, ``새로운 약속``, ``약속``, ``new``, ``new loops``, ``open_loops``;
   close ``닫기``, ``닫을 약속``, ``closed``, ``close``, ``closed_loops``, ``done``. Lines before
   any header are new loops. Under an unknown header alone on its line (``분석:``) nothing is
@@ -63,7 +65,12 @@ def parse_judge_output(text: str, tz: tzinfo) -> JudgeFrame:
             section = _section(header["name"])
             line = header["rest"].strip()
         if section == "closed":
-            frame.closed += [n for n in dict.fromkeys(_numbers(line)) if n not in frame.closed]
+            numbers = _numbers(line)
+            frame.closed += [n for n in dict.fromkeys(numbers) if n not in frame.closed]
+            phrase = line.strip(_QUOTES + " []")
+            named = phrase.lower() not in _NOTHING and phrase not in frame.closed_phrases
+            if not numbers and named:
+                frame.closed_phrases.append(phrase)
         elif section == "new" and (candidate := _candidate(line, tz)) is not None:
             frame.new.append(candidate)
     return frame

@@ -66,10 +66,12 @@ class CandidateLoop(BaseModel):
 
 
 class JudgeFrame(BaseModel):
-    """One judge answer: new loops, and the 1-based numbers of shown loops to close."""
+    """One judge answer: new loops, and the shown loops to close — by their 1-based numbers,
+    or (seed 001: "번호(또는 문구)") by a phrase naming one of them."""
 
     new: list[CandidateLoop] = Field(default_factory=list)
     closed: list[int] = Field(default_factory=list)
+    closed_phrases: list[str] = Field(default_factory=list)
 
 
 class LoopScope(BaseModel):

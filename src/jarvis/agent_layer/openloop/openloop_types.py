@@ -14,7 +14,12 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, tzinfo
 
 from jarvis.agent_layer.openloop.config import OpenLoopConfig
-from jarvis.agent_layer.openloop.dismissal import answer_choice, find_dismissed, read_dismissal
+from jarvis.agent_layer.openloop.dismissal import (
+    answer_choice,
+    find_dismissed,
+    phrase_target,
+    read_dismissal,
+)
 from jarvis.agent_layer.openloop.grounding import (
     coverage,
     grounded,
@@ -154,7 +159,7 @@ def apply_judgement(
     shown = numbered(open_loops)
     change = AgendaChange()
     dismissed, held = _dismissals(shown, user_input, cfg, asked, change, now_ms)
-    wanted = set(judged.closed)
+    wanted = set(judged.closed) | _phrase_numbers(judged.closed_phrases, shown, cfg)
     change.unknown_indices = sorted(i for i in wanted if not 1 <= i <= len(shown))
     for index, loop in enumerate(shown, 1):
         if loop.id in dismissed:
@@ -171,6 +176,14 @@ def apply_judgement(
     for candidate in judged.new:
         frame.admit(candidate)
     return change
+
+
+def _phrase_numbers(
+    phrases: list[str], shown: list[OpenLoop], cfg: OpenLoopConfig
+) -> set[int]:
+    """The numbers of the shown loops the judge's closing phrases name, one loop each."""
+    targets = (phrase_target(phrase, shown, cfg) for phrase in phrases)
+    return {shown.index(loop) + 1 for loop in targets if loop is not None}
 
 
 def _dismissals(

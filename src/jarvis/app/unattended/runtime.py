@@ -10,11 +10,13 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from jarvis.app.infra import AppAssembly
+from jarvis.app.proactive.speaker import ProactiveSpeaker
 from jarvis.app.unattended.engine import Engine
 from jarvis.app.unattended.focus_runner import FocusRunner
 from jarvis.app.unattended.goals import GoalSteps
 from jarvis.app.unattended.notify import ProactiveHub
 from jarvis.app.unattended.runs import UnattendedTurns
+from jarvis.app.unattended.sources import NOTE, POLL, SourceRuns
 from jarvis.common.i18n import t
 from jarvis.common.logging import get_logger
 from jarvis.core.focus.state import first_open_step, run_ref
@@ -39,16 +41,23 @@ def _due_of(run_id: str) -> datetime | None:
 
 class UnattendedRuntime:
     def __init__(
-        self, app: AppAssembly, turns: UnattendedTurns, engine: Engine, hub: ProactiveHub
+        self,
+        app: AppAssembly,
+        turns: UnattendedTurns,
+        engine: Engine,
+        hub: ProactiveHub,
+        speaker: ProactiveSpeaker | None = None,
     ) -> None:
         self.app = app
         self.turns = turns
         self.engine = engine
         self.hub = hub
+        self.speaker = speaker
         self.settings = app.settings.scheduler
         self.tz = ZoneInfo(app.settings.timezone)
         self.goals = GoalSteps(app, turns, hub)
         self.focus = FocusRunner(app, turns, hub, hub.terminal)
+        self.sources = SourceRuns(app, engine, hub, turns.preapprovals)
         self.loop = asyncio.get_running_loop()
         self._anchors: dict[str, datetime] = {}
         self._started: set[str] = set()
@@ -64,6 +73,8 @@ class UnattendedRuntime:
             self._ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._ticker
+        if self.speaker is not None:
+            await self.speaker.aclose()
 
     async def _tick_forever(self) -> None:
         while True:
@@ -81,6 +92,12 @@ class UnattendedRuntime:
             started += await self._due_reminders(now_ms)
         started += await self._due_goals()
         started += await self._due_focus()
+        for run_id, kind, ref, due in self.sources.due_runs(now_ms):
+            if run_id not in self._started:
+                await self._start(run_id, kind, ref, due)
+                started.append(run_id)
+        if self.speaker is not None:
+            self.speaker.poke(now_ms)  # speaking first: its own task, never holding the tick up
         return started
 
     async def _due_focus(self) -> list[str]:
@@ -167,6 +184,8 @@ class UnattendedRuntime:
             return await self.goals.step(ref, int(due))
         if kind == "focus":
             return await self.focus.execute(ref, due)
+        if kind in (POLL, NOTE):
+            return await self.sources.execute(kind, ref, due)
         return {"status": "skipped", "reason": f"unknown kind {kind}"}
 
     async def interrupted(self, kind: str, ref: str, due: str) -> dict[str, Any]:
@@ -176,6 +195,8 @@ class UnattendedRuntime:
             return await self.goals.interrupted(ref, int(due), reason)
         if kind == "focus":
             return await self.focus.interrupted(ref, due)
+        if kind in (POLL, NOTE):
+            return await self.sources.interrupted(kind, ref, due)
         if kind == "schedule":
             schedule = self._schedule(ref)
             if schedule is not None:

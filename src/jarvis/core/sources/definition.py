@@ -59,6 +59,13 @@ class Source(BaseModel):
     owner: str = "local"
     enabled: bool = False
     agent: str = "main"
+    # Always exactly web_fetch (a file cannot say otherwise): what the owner pre-approves.
+    tools: list[str] = Field(default_factory=lambda: ["web_fetch"], exclude=True)
+
+    @field_validator("tools")
+    @classmethod
+    def _only_web_fetch(cls, value: list[str]) -> list[str]:
+        return ["web_fetch"]
 
     @field_validator("url")
     @classmethod
@@ -77,10 +84,6 @@ class Source(BaseModel):
     @property
     def key(self) -> str:
         return f"source:{self.id}"
-
-    @property
-    def tools(self) -> list[str]:
-        return ["web_fetch"]
 
     @property
     def host(self) -> str:

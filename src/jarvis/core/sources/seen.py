@@ -61,14 +61,16 @@ def classify(entries: list[Entry], seen: SeenIndex) -> Sorted:
     return Sorted(new, updated, unchanged)
 
 
-def record(source_id: str, entry: Entry, now_ms: int) -> dict[str, object]:
+def record(source_id: str, entry: Entry, now_ms: int, note: str = "") -> dict[str, object]:
     return {
         "source": source_id,
+        "note": note,
         "keys": entry.seen_keys(),
         "content": entry.content,
         "ts_ms": now_ms,
         "title": entry.title[:200],
         "link": entry.link,
+        "summary": entry.summary[:500],
     }
 
 
@@ -89,10 +91,34 @@ class SeenStore:
                 index.add([k for k in keys if isinstance(k, str)], content)
         return index
 
-    def append(self, source_id: str, entries: list[Entry], now_ms: int) -> None:
+    def append(
+        self, source_id: str, entries: list[Entry], now_ms: int, notes: list[str] | None = None
+    ) -> None:
+        """Record `entries` as seen, each with its notification id ("" = none), in one write."""
         if not entries:
             return
+        marks = notes or [""] * len(entries)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         JsonlWriter(self.path, fsync=True).append(
-            json_line(record(source_id, e, now_ms)) for e in entries
+            json_line(record(source_id, e, now_ms, n)) for e, n in zip(entries, marks, strict=True)
         )
+
+    def notes(self) -> dict[str, tuple[str, list[Entry]]]:
+        """Every notification id recorded → (source, its entries in order): the outbox the
+        ticker starts again after a crash (an id that already ran is not run twice)."""
+        found: dict[str, tuple[str, list[Entry]]] = {}
+        if not self.path.exists():
+            return found
+        for _, obj in read_objects(self.path):
+            if obj is None or not obj.get("note"):
+                continue
+            entry = Entry(
+                id="",
+                link=str(obj.get("link") or ""),
+                title=str(obj.get("title") or ""),
+                published="",
+                summary=str(obj.get("summary") or ""),
+            )
+            note = str(obj["note"])
+            found.setdefault(note, (str(obj.get("source") or ""), []))[1].append(entry)
+        return found

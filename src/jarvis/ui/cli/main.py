@@ -20,6 +20,7 @@ from jarvis.ui.cli.mcp_cli import mcp
 from jarvis.ui.cli.me_cli import me
 from jarvis.ui.cli.openloop_cli import openloop
 from jarvis.ui.cli.schedules_cli import schedules
+from jarvis.ui.cli.sources_cli import sources
 from jarvis.ui.cli.thinking_cli import thinking
 
 app = typer.Typer(
@@ -114,6 +115,7 @@ app.add_typer(approvals, name="approvals")
 app.add_typer(mcp, name="mcp")
 app.add_typer(schedules, name="schedules")
 app.add_typer(focus, name="focus")
+app.add_typer(sources, name="sources")
 app.add_typer(memory, name="memory")
 app.add_typer(procedures, name="procedures")
 app.add_typer(thinking, name="thinking")

@@ -1,0 +1,70 @@
+"""`jarvis sources` as a user runs it: real processes, a feed site on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from pytest_httpserver import HTTPServer
+
+from tests.integration.cli.test_chat_cli import JARVIS
+from tests.integration.sources.feeds import FeedSite, Item
+
+
+def jarvis(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
+    environment.update(
+        JARVIS_HOME=str(home),
+        JARVIS_WORKSPACE=str(home),
+        JARVIS_MODEL__PROVIDER="faux",
+        JARVIS_MODEL__SCRIPT=str(home / "script.json"),
+        JARVIS_OPENLOOP__ENABLED="false",
+        JARVIS_LANGUAGE="en",
+        JARVIS_SECURITY__WEB_FETCH_ALLOW_PRIVATE="true",
+    )
+    return subprocess.run(
+        [JARVIS, "sources", *args],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=120,
+        cwd=home,
+    )
+
+
+@pytest.mark.timeout(600)
+def test_add_check_grant_list_remove(tmp_path: Path, httpserver: HTTPServer) -> None:
+    (tmp_path / "script.json").write_text(json.dumps([]), encoding="utf-8")
+    site = FeedSite(items=[Item("a", "https://n.example/a", "First story")])
+    url = site.serve(httpserver, "/feed.xml")
+    bad = jarvis(tmp_path, "add", "news", url, "--every", "soon")
+    assert (
+        bad.returncode == 2
+        and bad.stderr.strip() == "every: 'soon' is not like '30 minutes', '2 hours' or '1 day'"
+    )
+    added = jarvis(tmp_path, "add", "news", url, "--every", "30 minutes", "--match", "story")
+    assert added.returncode == 0, added.stderr
+    assert "added, off" in added.stdout and "jarvis sources grant news" in added.stdout
+    # Not pre-approved: check is refused by the gate and the site never hears from it.
+    refused = jarvis(tmp_path, "check", "news")
+    assert (
+        "blocked: the owner (local) has not pre-approved web_fetch to localhost" in refused.stdout
+    )
+    assert site.requests == []
+    assert "news [off]" in jarvis(tmp_path, "list").stdout
+    granted = jarvis(tmp_path, "grant", "news")
+    assert granted.stdout.strip() == "news: web_fetch to localhost pre-approved by local; on"
+    first = jarvis(tmp_path, "check", "news")
+    assert "new: First story — https://n.example/a" in first.stdout
+    site.items.insert(0, Item("b", "https://n.example/b", "Second story"))
+    second = jarvis(tmp_path, "check", "news").stdout.splitlines()
+    assert second[1:] == ["new: Second story — https://n.example/b"]
+    unchanged = jarvis(tmp_path, "check", "news").stdout
+    assert unchanged.startswith("news: 304 not modified")
+    listed = jarvis(tmp_path, "list").stdout
+    assert "news [on]" in listed and "web_fetch:granted" in listed and "304 not modified" in listed
+    assert jarvis(tmp_path, "remove", "news").stdout.strip() == "news: removed"
+    assert jarvis(tmp_path, "list").stdout.strip() == "(no sources in ~/.jarvis/external_sources/)"
