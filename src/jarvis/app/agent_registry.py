@@ -36,6 +36,7 @@ def team_profile(agent: TeamAgent) -> AgentProfile:
         own_tools=tuple(spec.own_tools),
         memory_agent=MAIN_AGENT if spec.memory.scope == "main" else None,
         thought_engine=spec.thought_engine,
+        proactive=spec.proactive,
     )
 
 

@@ -38,6 +38,8 @@ class AgentProfile:
     memory_agent: str | None = None
     # Thought settings: the inner-thought engine (None: the app's `thinking.engine`).
     thought_engine: EngineMode | None = None
+    # Proactive setting: speaking first (None: the app's `thinking.proactive.enabled`).
+    proactive: bool | None = None
 
     def __post_init__(self) -> None:
         if not AGENT_ID.match(self.agent_id):

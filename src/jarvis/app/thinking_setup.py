@@ -41,6 +41,12 @@ def user_model_store(app: AppAssembly) -> UserModelStore:
     return _user_models(app.settings.home / FILE_NAME)
 
 
+def approval_waiting(app: AppAssembly, session_id: str) -> bool:
+    """The approval broker's state: a request of this session is waiting for an answer."""
+    channel = app.channels.get(session_id)
+    return bool(getattr(channel, "pending", None))
+
+
 def engine_mode(app: AppAssembly, profile: AgentProfile) -> EngineMode:
     """The profile's engine, else the settings', else off (auto in the offline demo)."""
     chosen = profile.thought_engine or app.settings.thinking.engine
@@ -95,6 +101,7 @@ def build_thinking(
         engine=engine,
         effort=model.think_effort,
         open_loops=open_loops if settings.openloop.enabled else None,
+        pending_approval=lambda session_id: approval_waiting(app, session_id),
         now=now,
     )
 

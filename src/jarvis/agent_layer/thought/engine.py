@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -77,10 +78,11 @@ class TemplateSource:
     """The template text: the person's file when it exists, else the shipped default. Re-read when
     the file's size or modification time changes (a stat per thought, no watcher)."""
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, default: Callable[[], str] | None = None) -> None:
         self.path = path
+        self.default = default or default_template
         self._stamp: tuple[int, int] | None = None
-        self._text = default_template()
+        self._text = self.default()
 
     def text(self) -> str:
         if self.path is None:
@@ -89,14 +91,14 @@ class TemplateSource:
             st = self.path.stat()
         except OSError:
             self._stamp = None
-            return default_template()
+            return self.default()
         stamp = (st.st_mtime_ns, st.st_size)
         if stamp != self._stamp:
             try:
                 self._text = self.path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as exc:
-                _log.warning("inner thought template %s unreadable: %s", self.path, exc)
-                return default_template()
+                _log.warning("template %s unreadable: %s", self.path, exc)
+                return self.default()
             self._stamp = stamp
         return self._text
 

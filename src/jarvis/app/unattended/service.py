@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 
 from jarvis import __version__
 from jarvis.app.infra import AppAssembly
+from jarvis.app.proactive.speaker import ProactiveSpeaker
 from jarvis.app.session_builder import SessionBuilder
 from jarvis.app.unattended.engine import Engine
 from jarvis.app.unattended.notify import ProactiveHub
@@ -68,6 +69,7 @@ class Unattended:
         dsn = settings.storage.postgres_dsn if app.shared else None
         self.hub = ProactiveHub(dsn, terminal=_show_in_terminal)
         self.turns = UnattendedTurns(app, builders)
+        self.speaker = ProactiveSpeaker(app, builders, self.hub)  # speaking first (off by default)
         url, schema = engine_url(app)
         executor = settings.scheduler.executor_id or f"{socket.gethostname()}-{settings.web.port}"
         self.engine = Engine(url, executor, __version__, schema)
@@ -90,7 +92,7 @@ class Unattended:
         await self.hub.start()
         # The engine's library is slow to import: off the event loop, so serving goes on.
         await asyncio.to_thread(importlib.import_module, "jarvis.app.unattended.workflows")
-        runtime = UnattendedRuntime(self.app, self.turns, self.engine, self.hub)
+        runtime = UnattendedRuntime(self.app, self.turns, self.engine, self.hub, self.speaker)
         try:
             self.engine.launch(runtime)
         except RuntimeError as exc:  # another assembly in this process has the engine

@@ -60,3 +60,5 @@ class TeamAgentSpec(_Strict):
     memory: TeamMemory = Field(default_factory=TeamMemory)
     # This agent's inner-thought engine (None: the app's `thinking.engine`).
     thought_engine: Literal["off", "auto", "always"] | None = None
+    # This agent speaks first (None: the app's `thinking.proactive.enabled`).
+    proactive: bool | None = None

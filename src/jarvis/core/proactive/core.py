@@ -46,7 +46,8 @@ def parse_candidates(text: str) -> list[Candidate]:
     for item in data if isinstance(data, list) else []:
         if not isinstance(item, dict) or item.get("kind") not in _KINDS:
             continue
-        text_, topic, ratings = item.get("text"), item.get("topic"), item.get("ratings")
+        text_ = item.get("utterance", item.get("text"))  # the template's key is `utterance`
+        topic, ratings = item.get("topic"), item.get("ratings")
         if (
             not isinstance(text_, str)
             or not isinstance(topic, str)
@@ -87,7 +88,7 @@ class ProactiveCore:
         self.timeout_sec = timeout_sec
         self.used_today = 0
         self.day = ""
-        self.last_fingerprint = ""
+        self.fingerprints: dict[str, str] = {}  # per person (or other key): the last situation
 
     async def run_pass(
         self,
@@ -96,24 +97,30 @@ class ProactiveCore:
         situation: Situation,
         day: str,
         due: dict[str, float] | None = None,
+        *,
+        key: str = "",
+        estimate: int | None = None,
     ) -> PassResult:
         """One pass for one trigger. `inputs` are what the situation is made of (its fingerprint),
         `day` the person's local date (the budget resets with it), `due` topic → minutes until
-        an AGENDA item is due (code's urgency)."""
+        an AGENDA item is due (code's urgency), `key` whose fingerprint it is, `estimate` this
+        call's upper bound of tokens (the core's default when None)."""
         if day != self.day:
             self.day, self.used_today = day, 0
         mark = fingerprint(inputs)
-        if mark == self.last_fingerprint:
+        if mark == self.fingerprints.get(key):
             return PassResult(None, False, "unchanged", [])
-        if not within_budget(self.used_today, self.estimate_tokens, self.daily_tokens):
+        reserve = self.estimate_tokens if estimate is None else estimate
+        if not within_budget(self.used_today, reserve, self.daily_tokens):
             return PassResult(None, False, "over_budget", [])
-        self.last_fingerprint = mark
-        self.used_today += self.estimate_tokens  # reserved before the call, settled after
+        self.fingerprints[key] = mark
+        self.used_today += reserve  # reserved before the call, settled after
         try:
             text, used = await asyncio.wait_for(self.reflect(prompt), self.timeout_sec)
         except Exception:  # a failed pass says nothing and changes nothing else
             return PassResult(None, True, "failed", [])
-        self.used_today += max(0, used) - self.estimate_tokens
+        # Settled down to what was used, never above the reservation (the call's upper bound).
+        self.used_today += min(max(0, used), reserve) - reserve
         candidates = [
             replace(c, due_in_min=(due or {}).get(c.topic)) for c in parse_candidates(text)
         ]

@@ -1,0 +1,1 @@
+"""Speaking first, wired: triggers → fingerprint → budget → one reflection → the gate → a card."""
