@@ -4,6 +4,7 @@ nothing of anyone else's."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import httpx
@@ -67,7 +68,7 @@ async def test_another_persons_sessions_are_not_searched_nor_their_marks_read(
 async def test_a_stop_and_the_killed_call_are_marked_and_survive_a_restart(
     tmp_path: Path,
 ) -> None:
-    with live_server(tmp_path, [bash("sleep 60")]) as server:
+    with live_server(tmp_path, [bash("touch started && sleep 60")]) as server:
         async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
             sid = str((await http.post("/api/sessions")).json()["id"])
             tab = await Tab.open(server.ws_url(sid))
@@ -76,6 +77,9 @@ async def test_a_stop_and_the_killed_call_are_marked_and_survive_a_restart(
             request = await tab.next("approval_request")
             await tab.send(type="approval", id=request["id"], answer="allow")
             await tab.next("approval_resolved")
+            # Stop the call once it runs (a stop before the process exists kills nothing).
+            while not (tmp_path / "started").exists():
+                await asyncio.sleep(0.01)
             await tab.send(type="abort")
             end = await tab.next("agent_end")
             assert end["ended_by"] == "aborted"
