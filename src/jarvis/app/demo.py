@@ -9,6 +9,7 @@ import re
 from jarvis.agent_layer.openloop.judge import JUDGE_MARKER
 from jarvis.agent_layer.thought.engine import THOUGHT_MARKER
 from jarvis.common.i18n import Language, t
+from jarvis.core.focus.demo import demo_focus
 from jarvis.memory.service import PERSON_WORDS_HEADER
 from jarvis.model_layer.messages import LLMContext, ToolResultMessage, UserMessage
 from jarvis.model_layer.providers.faux import FauxProvider, FauxResponse, FauxToolCall
@@ -34,6 +35,9 @@ def demo_response(ctx: LLMContext) -> FauxResponse:
         return _demo_thought(ctx)
     lang = _language(ctx)
     last = ctx.messages[-1] if ctx.messages else None
+    focus = demo_focus(_person_words(last.content)) if isinstance(last, UserMessage) else None
+    if focus is not None:
+        return FauxResponse(text=focus)
     if isinstance(last, ToolResultMessage):
         result = fenced(last.content[:1500])
         return FauxResponse(text=t("demo.tool_result", lang, tool=last.tool_name, result=result))

@@ -87,6 +87,11 @@ class ProactiveHub:
         self.sent.append({"user": user_id, **event})
         if self.terminal is not None and kind == "proactive":
             self.terminal(text)
+        await self.send(user_id, event)
+
+    async def send(self, user_id: str, event: dict[str, Any]) -> None:
+        """Any event (`proactive_message`, `focus_state`, `focus_panel`) to every open window
+        of the person, on every process."""
         if not self.dsn:
             self._deliver(user_id, event)
             return

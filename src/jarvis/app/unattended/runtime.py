@@ -12,12 +12,14 @@ from zoneinfo import ZoneInfo
 from jarvis.app.infra import AppAssembly
 from jarvis.app.proactive.speaker import ProactiveSpeaker
 from jarvis.app.unattended.engine import Engine
+from jarvis.app.unattended.focus_runner import FocusRunner
 from jarvis.app.unattended.goals import GoalSteps
 from jarvis.app.unattended.notify import ProactiveHub
 from jarvis.app.unattended.runs import UnattendedTurns
 from jarvis.app.unattended.sources import NOTE, POLL, SourceRuns
 from jarvis.common.i18n import t
 from jarvis.common.logging import get_logger
+from jarvis.core.focus.state import first_open_step, run_ref
 from jarvis.core.scheduler.definitions import Schedule, load_goals, load_schedules
 from jarvis.core.scheduler.missed import runs_to_start
 from jarvis.core.scheduler.reminders import reminders_due
@@ -54,6 +56,7 @@ class UnattendedRuntime:
         self.settings = app.settings.scheduler
         self.tz = ZoneInfo(app.settings.timezone)
         self.goals = GoalSteps(app, turns, hub)
+        self.focus = FocusRunner(app, turns, hub, hub.terminal)
         self.sources = SourceRuns(app, engine, hub, turns.preapprovals)
         self.loop = asyncio.get_running_loop()
         self._anchors: dict[str, datetime] = {}
@@ -88,12 +91,28 @@ class UnattendedRuntime:
         if self.settings.reminders:
             started += await self._due_reminders(now_ms)
         started += await self._due_goals()
+        started += await self._due_focus()
         for run_id, kind, ref, due in self.sources.due_runs(now_ms):
             if run_id not in self._started:
                 await self._start(run_id, kind, ref, due)
                 started.append(run_id)
         if self.speaker is not None:
             self.speaker.poke(now_ms)  # speaking first: its own task, never holding the tick up
+        return started
+
+    async def _due_focus(self) -> list[str]:
+        """The planning call of a task in `planning`, the first open step of one `waiting`."""
+        started: list[str] = []
+        for task in self.focus.store.tasks():
+            if task.status == "planning" and not task.steps:
+                run_id = run_ref(task, None)
+            elif task.status == "waiting" and (number := first_open_step(task)) is not None:
+                run_id = run_ref(task, number)
+            else:
+                continue
+            if run_id not in self._started:
+                await self._start(run_id, "focus", task.id, run_id.rsplit(":", 1)[1])
+                started.append(run_id)
         return started
 
     async def _due_schedules(self, now: datetime) -> list[str]:
@@ -163,6 +182,8 @@ class UnattendedRuntime:
             return await self._remind(ref, int(due))
         if kind == "goal":
             return await self.goals.step(ref, int(due))
+        if kind == "focus":
+            return await self.focus.execute(ref, due)
         if kind in (POLL, NOTE):
             return await self.sources.execute(kind, ref, due)
         return {"status": "skipped", "reason": f"unknown kind {kind}"}
@@ -172,6 +193,8 @@ class UnattendedRuntime:
         reason = t("unattended.run_interrupted", lang)
         if kind == "goal":
             return await self.goals.interrupted(ref, int(due), reason)
+        if kind == "focus":
+            return await self.focus.interrupted(ref, due)
         if kind in (POLL, NOTE):
             return await self.sources.interrupted(kind, ref, due)
         if kind == "schedule":

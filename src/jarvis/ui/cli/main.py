@@ -14,6 +14,7 @@ from typer.core import TyperCommand
 
 from jarvis.ui.cli.admin import approvals, audit, extensions
 from jarvis.ui.cli.assembly import env_language
+from jarvis.ui.cli.focus_cli import focus
 from jarvis.ui.cli.learning_cli import memory, procedures
 from jarvis.ui.cli.mcp_cli import mcp
 from jarvis.ui.cli.me_cli import me
@@ -113,6 +114,7 @@ app.add_typer(openloop, name="openloop")
 app.add_typer(approvals, name="approvals")
 app.add_typer(mcp, name="mcp")
 app.add_typer(schedules, name="schedules")
+app.add_typer(focus, name="focus")
 app.add_typer(sources, name="sources")
 app.add_typer(memory, name="memory")
 app.add_typer(procedures, name="procedures")
