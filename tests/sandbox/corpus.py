@@ -48,7 +48,7 @@ def dns(w: World, _: ToolResult) -> bool:
 
 
 def alive(marker: str) -> Check:
-    return lambda _w, _r: bool(processes_named(marker))
+    return lambda w, _r: bool(processes_named(f"esc{w.tag}-{marker}"))
 
 
 def forked_past_limit(_: World, result: ToolResult) -> bool:
@@ -137,32 +137,35 @@ ATTACKS: tuple[Attack, ...] = (
     Attack("dns_query", "network", _DNS_QUERY, dns),
     # Process escapes: a marked process still alive after the call.
     Attack(
-        "setsid", "escape", "setsid bash -c 'exec -a esc-setsid sleep 1000' &", alive("esc-setsid")
+        "setsid",
+        "escape",
+        "setsid bash -c 'exec -a esc{tag}-setsid sleep 1000' &",
+        alive("setsid"),
     ),
     Attack(
         "nohup",
         "escape",
-        "nohup bash -c 'exec -a esc-nohup sleep 1000' >/dev/null 2>&1 &",
-        alive("esc-nohup"),
+        "nohup bash -c 'exec -a esc{tag}-nohup sleep 1000' >/dev/null 2>&1 &",
+        alive("nohup"),
     ),
     Attack(
         "double_fork",
         "escape",
-        "( (bash -c 'exec -a esc-double sleep 1000' &) & )",
-        alive("esc-double"),
+        "( (bash -c 'exec -a esc{tag}-double sleep 1000' &) & )",
+        alive("double"),
     ),
     Attack(
         "python_daemon",
         "escape",
         PY + " 'import os\nif os.fork(): os._exit(0)\nos.setsid()\nif os.fork(): os._exit(0)\n"
-        'os.execvp("bash",["bash","-c","exec -a esc-daemon sleep 1000"])\'',
-        alive("esc-daemon"),
+        'os.execvp("bash",["bash","-c","exec -a esc{tag}-daemon sleep 1000"])\'',
+        alive("daemon"),
     ),
     Attack(
         "setsid_fork",
         "escape",
-        "setsid -f bash -c 'exec -a esc-setsidf sleep 1000'",
-        alive("esc-setsidf"),
+        "setsid -f bash -c 'exec -a esc{tag}-setsidf sleep 1000'",
+        alive("setsidf"),
     ),
     # Bombs, bounded so that unconfined they only show what they would do.
     Attack("fork_bomb", "bomb", _FORK, forked_past_limit),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import subprocess
 from collections.abc import Iterator
 
 import pytest
@@ -57,7 +58,9 @@ GATE_ALONE: dict[str, str] = {
 def w(monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
     with world(monkeypatch) as planted:
         yield planted
-    for pid in processes_named("esc-"):  # an unconfined escape must not outlive the test
+    for pid in processes_named(
+        f"esc{planted.tag}-"
+    ):  # an unconfined escape must not outlive the test
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
 
@@ -73,7 +76,7 @@ async def test_a_gate_miss_achieves_nothing_inside_the_sandbox(
     _, result = await w.run(w.fill(attack.command), sandbox=True, gate=False)
     assert result is not None
     assert not attack.achieved(w, result), result.content
-    assert not processes_named("esc-")
+    assert not processes_named(f"esc{w.tag}-")
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=_id)
@@ -97,3 +100,22 @@ async def test_unconfined_the_attack_works(w: World, attack: Attack) -> None:
     assert result is not None
     if attack.kind != "escape":
         assert attack.achieved(w, result), result.content
+
+
+def test_a_surviving_process_would_be_seen(w: World) -> None:
+    """The control of the escape checks: a marked process that is still alive is found."""
+    marker = f"esc{w.tag}-control"
+    survivor = subprocess.Popen(["bash", "-c", f"exec -a {marker} sleep 1000"])
+    try:
+        assert _found(marker, survivor)
+    finally:
+        survivor.kill()
+        survivor.wait()
+
+
+def _found(marker: str, process: subprocess.Popen[bytes]) -> bool:
+    """`exec -a` renames it once bash has exec'd: wait for that (or its end), not for time."""
+    while process.poll() is None:
+        if process.pid in processes_named(marker):
+            return True
+    return False

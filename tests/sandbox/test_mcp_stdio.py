@@ -50,7 +50,7 @@ async def attempt(w: World, box: Confiner | None, registry: ToolRegistry, **conf
                 MCPServerConfig(
                     name="h", transport="stdio", command=[sys.executable, str(SERVER)], **config
                 )
-            ]  # type: ignore[arg-type]
+            ]
         )
         await manager.wait_ready()
         tool = registry.get("h__attempt")

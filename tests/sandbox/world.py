@@ -11,6 +11,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,8 @@ class World:
     udp: socket.socket
     dns: socket.socket
     gate: Sandbox = field(init=False)
+    # In the marks of escaping processes: another test's leftovers are never this one's.
+    tag: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
 
     def fill(self, text: str) -> str:
         return text.format(
@@ -52,6 +55,7 @@ class World:
             tcp=self.tcp.getsockname()[1],
             udp=self.udp.getsockname()[1],
             dns=self.dns.getsockname()[1],
+            tag=self.tag,
         )
 
     def tcp_reached(self) -> bool:

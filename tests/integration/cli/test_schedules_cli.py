@@ -13,7 +13,9 @@ from tests.integration.cli.test_chat_cli import JARVIS
 from tests.integration.unattended.helpers import write_schedule
 
 
-def jarvis(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def jarvis(
+    home: Path, *args: str, command: str = "schedules", **env: str
+) -> subprocess.CompletedProcess[str]:
     environment = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
     environment.update(
         JARVIS_HOME=str(home),
@@ -21,9 +23,10 @@ def jarvis(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
         JARVIS_MODEL__PROVIDER="faux",
         JARVIS_MODEL__SCRIPT=str(home / "script.json"),
         JARVIS_OPENLOOP__ENABLED="false",
+        **env,
     )
     return subprocess.run(
-        [JARVIS, "schedules", *args],
+        [JARVIS, command, *args],
         capture_output=True,
         text=True,
         env=environment,

@@ -3,35 +3,23 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
 from pytest_httpserver import HTTPServer
 
-from tests.integration.cli.test_chat_cli import JARVIS
+from tests.integration.cli.test_schedules_cli import jarvis as run_jarvis
 from tests.integration.sources.feeds import FeedSite, Item
 
 
 def jarvis(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
-    environment.update(
-        JARVIS_HOME=str(home),
-        JARVIS_WORKSPACE=str(home),
-        JARVIS_MODEL__PROVIDER="faux",
-        JARVIS_MODEL__SCRIPT=str(home / "script.json"),
-        JARVIS_OPENLOOP__ENABLED="false",
+    return run_jarvis(
+        home,
+        *args,
+        command="sources",
         JARVIS_LANGUAGE="en",
         JARVIS_SECURITY__WEB_FETCH_ALLOW_PRIVATE="true",
-    )
-    return subprocess.run(
-        [JARVIS, "sources", *args],
-        capture_output=True,
-        text=True,
-        env=environment,
-        timeout=120,
-        cwd=home,
     )
 
 

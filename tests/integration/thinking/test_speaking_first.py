@@ -258,3 +258,32 @@ async def test_off_by_default_nothing_is_called(tmp_path: Path) -> None:
     await add_loop(app, "L1", "분기 보고서 초안 보내기", now + 30 * 60_000)
     assert await speaker.tick(now) == [] and model.reflections == [] and hub.sent == []
     assert not (tmp_path / "inner_thought_reflection.md").exists()
+
+
+async def test_the_unattended_ticker_starts_the_pass_on_a_live_server(tmp_path: Path) -> None:
+    """The real wiring: `runtime.tick` pokes the speaker; its pass runs in its own task."""
+    from tests.integration.unattended.helpers import MANUAL, on_server, unattended_of
+    from tests.support.live_server import live_server
+
+    openloop = {"model": {"provider": "faux", "model": "judge", "script": str(tmp_path / "j")}}
+    (tmp_path / "j").write_text("[]\n", encoding="utf-8")
+    proactive = {"proactive": {"enabled": True}}
+    with live_server(
+        tmp_path, [reflection()], scheduler=MANUAL, thinking=proactive, openloop=openloop
+    ) as server:
+        service = unattended_of(server)
+        runtime = service.runtime
+        assert runtime is not None and runtime.speaker is service.speaker
+        now = afternoon(service.app)
+        await on_server(server, add_loop(service.app, "L1", "보고서 보내기", now + 1_800_000))
+        await on_server(server, runtime.tick(now))
+
+        async def finished() -> list[Any]:
+            assert service.speaker._running is not None
+            return await service.speaker._running
+
+        [result] = await on_server(server, finished())
+        assert result.reason == "spoke"
+        assert [
+            m["kind"] for m in service.hub.sent if m["message_id"].startswith("proactive:")
+        ] == ["proactive"]

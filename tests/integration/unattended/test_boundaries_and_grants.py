@@ -102,4 +102,5 @@ async def test_an_agents_own_tool_list_holds_in_unattended_turns(tmp_path: Path)
     builder = SessionBuilder(turns.app, listed)
     gate = await turns.gate_for(Schedule(id="s", when="every day 9:00", prompt="p"))
     names = {spec.name for spec in builder.unattended_setup(gate).tools().specs()}
-    assert names == {"read_file"}
+    # The listed tools minus `ask` and `never`, plus the memory tools every agent has (seed 000).
+    assert names == {"read_file", "remember_task_pattern", "recall_episodes"}

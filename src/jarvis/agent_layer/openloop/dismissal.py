@@ -95,9 +95,7 @@ def read_dismissal(
     return Dismissal(closed=closed, ambiguous=ambiguous)
 
 
-def phrase_target(
-    phrase: str, loops: Sequence[OpenLoop], cfg: OpenLoopConfig
-) -> OpenLoop | None:
+def phrase_target(phrase: str, loops: Sequence[OpenLoop], cfg: OpenLoopConfig) -> OpenLoop | None:
     """The one loop a phrase the judge wrote to close names (the dismissal words' rule: the
     shorter side's bigrams overlap, no fact conflicts); None when it names none or several."""
     groups = _pointed_groups(phrase, loops, cfg)

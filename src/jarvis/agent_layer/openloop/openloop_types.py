@@ -178,9 +178,7 @@ def apply_judgement(
     return change
 
 
-def _phrase_numbers(
-    phrases: list[str], shown: list[OpenLoop], cfg: OpenLoopConfig
-) -> set[int]:
+def _phrase_numbers(phrases: list[str], shown: list[OpenLoop], cfg: OpenLoopConfig) -> set[int]:
     """The numbers of the shown loops the judge's closing phrases name, one loop each."""
     targets = (phrase_target(phrase, shown, cfg) for phrase in phrases)
     return {shown.index(loop) + 1 for loop in targets if loop is not None}

@@ -9,6 +9,7 @@ notification ids in the seen file are started again by the ticker until they ran
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -94,7 +95,9 @@ class SourcePoller:
         report = PollReport(source.id, outcome.action, after.line)
         if outcome.action == "parse":
             try:
-                after = self._take(source, slot, answer, after, report, notify, now)
+                after = await asyncio.to_thread(
+                    self._take, source, slot, answer, after, report, notify, now
+                )
             except ValueError as exc:
                 line = f"{answer.code} but unreadable: {' '.join(str(exc).split())[:200]}"
                 after = replace(after, etag="", last_modified="", line=line)
@@ -115,6 +118,20 @@ class SourcePoller:
     ) -> SourceStatus:
         url = status.url or source.url
         kind, entries = parse_body(answer.body, answer.headers.get("content-type", ""), url)
+        with self.seen.locked():
+            return self._record(source, slot, kind, entries, status, report, notify, now)
+
+    def _record(
+        self,
+        source: Source,
+        slot: str,
+        kind: str,
+        entries: list[Entry],
+        status: SourceStatus,
+        report: PollReport,
+        notify: bool,
+        now: int,
+    ) -> SourceStatus:
         found = classify(entries, self.seen.load())
         day = datetime.fromtimestamp(now / 1000, UTC).date().isoformat()
         first = not status.day  # no feed read before: its backlog is not news

@@ -82,7 +82,7 @@ def judge(
         line = f"{code} moved permanently: now {target}"
         return Outcome("moved", replace(base, url=target, etag="", last_modified="", line=line))
     if code == 410:
-        line = f"410 gone: paused until the source is edited or resumed ({url})"
+        line = f"410 gone: paused ({url})"
         return Outcome("gone", replace(base, paused=True, line=line))
     if code == 429 or (code == 503 and "retry-after" in headers):
         wait = retry_after_sec(headers.get("retry-after"), now_ms)

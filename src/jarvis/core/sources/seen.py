@@ -7,6 +7,9 @@ seen entry whose content hash differs is an update, not new. A torn last line is
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -77,6 +80,18 @@ def record(source_id: str, entry: Entry, now_ms: int, note: str = "") -> dict[st
 class SeenStore:
     def __init__(self, home: Path) -> None:
         self.path = home / SEEN_FILE
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Read-classify-append as one step across processes sharing the data dir (an flock
+        on a file beside it): two polls finding the same story both new cannot both say it."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with (self.path.parent / (SEEN_FILE + ".lock")).open("a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
     def load(self) -> SeenIndex:
         index = SeenIndex()

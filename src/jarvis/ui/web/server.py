@@ -26,6 +26,7 @@ from jarvis.core.policy.rule_store import visible_to
 from jarvis.ui.web import (
     routes_learning,
     routes_mcp,
+    routes_proactive,
     routes_rules,
     routes_sessions,
     routes_unattended,
@@ -121,6 +122,7 @@ def create_app(assembly: AppAssembly) -> FastAPI:
     register_agent_routes(app, state)
     register_command_routes(app, state.commands)
     routes_unattended.register(app, state)
+    routes_proactive.register(app, state)
     routes_learning.register(app, state)
 
     register_static_route(app)

@@ -1,0 +1,166 @@
+"""External sources: 1,000 entries through the real poller, seen file and HTTP (one process).
+
+A feed site on 127.0.0.1 (pytest-httpserver) publishes 1,000 entries in batches of 1–9 over
+many polls, mutating the way real feeds do: every 7th poll rewrites all ids, every 5th reverses
+the order, every 3rd edits an old entry in place, every 11th adds a tracking parameter to every
+link; one entry in 20 also appears in a second source. Between batches the feed is polled again
+unchanged (conditional request). In one poll in 10 the process "crashes" right after the seen
+file is written (before the status is): the poll is then repeated from the old status.
+
+Notifications: the recorded notification ids are "run" once each (a set stands in for the
+engine's one row per workflow id; across processes that is DBOS's, tested in
+tests/integration/sources/test_sources_once.py). Counted per entry: said 0 times (missed),
+more than once (duplicate). Printed with the share of unchanged polls answered 304.
+
+    uv run python benchmarks/sources.py [--entries 1000]
+
+Not measured here: three `jarvis serve` processes on one engine database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import random
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from pytest_httpserver import HTTPServer
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.integration.sources.feeds import FeedSite, Item
+
+from jarvis.app.sources.fetch import SourceFetcher
+from jarvis.app.sources.poller import SourcePoller
+from jarvis.core.sources.definition import parse_source
+from jarvis.core.sources.seen import SeenStore
+from jarvis.core.tools.builtins._fetch_guard import FetchGuard
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.ms = 1_796_083_200_000
+
+    def now_ms(self) -> int:
+        return self.ms
+
+
+class AllGranted:
+    async def missing(self, definition: Any) -> list[str]:
+        return []
+
+
+class Crash(Exception):
+    pass
+
+
+async def run(entries: int) -> dict[str, float]:
+    rng = random.Random(4)
+    server = HTTPServer(host="127.0.0.1", port=0)
+    server.start()
+    home = Path(tempfile.mkdtemp(prefix="jarvis-sources-bench-"))
+    one, two = FeedSite(), FeedSite()
+    url_one, url_two = one.serve(server, "/one"), two.serve(server, "/two")
+    sources = [
+        parse_source("one", f"url: {url_one}\nmax_per_day: 1000\nenabled: true\n"),
+        parse_source("two", f"url: {url_two}\nmax_per_day: 1000\nenabled: true\n"),
+    ]
+    clock = Clock()
+    fetcher = SourceFetcher(FetchGuard(allow_private=True))
+    poller = SourcePoller(home, fetcher, AllGranted(), clock)  # type: ignore[arg-type]
+    done: set[str] = set()
+    said: Counter[str] = Counter()
+    unchanged_polls = not_modified = 0
+
+    def say_recorded() -> None:
+        for note, (_, items) in SeenStore(home).notes().items():
+            if note not in done:  # the engine runs each id once
+                done.add(note)
+                said.update(e.title for e in items)
+
+    async def poll_all(slot: int, crash: bool) -> None:
+        for source in sources:
+            if crash:
+                original = poller.seen.append
+
+                def append_then_crash(*args: Any, _then: Any = original, **kwargs: Any) -> None:
+                    _then(*args, **kwargs)
+                    raise Crash
+
+                poller.seen.append = append_then_crash  # type: ignore[method-assign]
+                try:
+                    await poller.poll(source, str(slot), now_ms=clock.ms)
+                except Crash:
+                    pass
+                finally:
+                    poller.seen.append = original  # type: ignore[method-assign]
+                # crashed before the notifications: the next tick starts them
+            await poller.poll(source, str(slot), now_ms=clock.ms)
+
+    # The first poll takes the (empty) feeds as seen.
+    await poll_all(0, crash=False)
+    published, slot = 0, 1
+    while published < entries:
+        batch = min(rng.randint(1, 9), entries - published)
+        for i in range(published, published + batch):
+            item = Item(f"id-{i}", f"https://news.example/{i}", f"Story {i}")
+            one.items.insert(0, item)
+            if i % 20 == 0:
+                two.items.insert(0, Item(f"other-{i}", item.link + "?utm_source=two", item.title))
+        published += batch
+        if slot % 7 == 0:
+            one.items = [Item("r" + x.guid, x.link, x.title, x.body) for x in one.items]
+        if slot % 5 == 0:
+            one.items.reverse()
+        if slot % 3 == 0 and len(one.items) > batch:
+            one.items[-1].body = f"edited {slot}"
+        if slot % 11 == 0:
+            one.items = [Item(x.guid, x.link + "?utm_medium=x", x.title, x.body) for x in one.items]
+        clock.ms += 60_000
+        await poll_all(slot, crash=slot % 10 == 0)
+        say_recorded()
+        # An unchanged feed polled again: a conditional request.
+        clock.ms += 60_000
+        before = len(one.requests)
+        report = await poller.poll(sources[0], f"{slot}b", now_ms=clock.ms)
+        unchanged_polls += 1
+        not_modified += report.action == "unchanged" and len(one.requests) == before + 1
+        slot += 1
+    say_recorded()
+    server.stop()
+    expected = {f"Story {i}" for i in range(entries)}
+    return {
+        "entries": entries,
+        "polls": slot * 3,
+        "crashes": sum(1 for s in range(1, slot) if s % 10 == 0) * 2,
+        "missed": len(expected - set(said)),
+        "duplicate": sum(1 for n in said.values() if n > 1),
+        "unchanged_polls": unchanged_polls,
+        "share_304": not_modified / unchanged_polls,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--entries", type=int, default=1000)
+    args = parser.parse_args()
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    result = asyncio.run(run(args.entries))
+    print(
+        f"{result['entries']} entries, {result['polls']} polls, {result['crashes']} crashes"
+        f" between recording seen and notifying: {result['missed']} missed,"
+        f" {result['duplicate']} duplicate notifications"
+    )
+    print(
+        f"unchanged feed polled {result['unchanged_polls']} times:"
+        f" {result['share_304']:.1%} answered 304"
+    )
+
+
+if __name__ == "__main__":
+    main()
