@@ -123,14 +123,15 @@ def started_lines(home: Path, task_id: str) -> dict[int, int]:
 
 
 def comparable(home: Path, task_id: str) -> dict[str, Any]:
-    """The task's files with timestamps, attempts and ids of sessions masked; the log as its
+    """The task's files with timestamps, attempts, token counts (a resumed attempt's prompt
+    recalls more history) and ids of sessions masked; the log as its
     first "plan"/"step N done" lines in order (a resumed task's log also says what happened)."""
     store = FocusStore(home)
     state = json.loads((store.folder(task_id) / "state.json").read_text(encoding="utf-8"))
-    for key in ("created_ms", "started_ms", "updated_ms", "turns", "plan_attempt", "id"):
+    for key in ("created_ms", "started_ms", "updated_ms", "turns", "plan_attempt", "id", "tokens"):
         state.pop(key, None)
     for step in state["steps"]:
-        for key in ("started_ms", "finished_ms", "attempt", "session_id"):
+        for key in ("started_ms", "finished_ms", "attempt", "session_id", "tokens"):
             step.pop(key, None)
     seen: list[str] = []
     for line in store.read_area(task_id, "log.md").splitlines():

@@ -32,7 +32,7 @@ OBJECTIVE = "compare six sources on durable workflows"
 
 
 def run_clean(home: Path, extra: dict[str, str]) -> str:
-    task_id = cli(home, extra, "start", OBJECTIVE).strip().splitlines()[-1]
+    task_id = cli(home, extra, "start", "--max-turns", "100", OBJECTIVE).strip().splitlines()[-1]
     with server(home, None, extra) as process:
         assert wait_for(home, task_id, process) == "done"
     return task_id
