@@ -11,7 +11,7 @@ from datetime import datetime
 
 from jarvis.app.agent_commands import agent_listing, unknown_agent
 from jarvis.app.agent_registry import AgentRegistry
-from jarvis.app.focus.command import focus_commands
+from jarvis.app.focus.command import focus_command
 from jarvis.app.infra import AppAssembly
 from jarvis.common.i18n import t
 from jarvis.core.agents.direct import orchestrate_args, orchestrate_usage, run_tool_now
@@ -53,7 +53,6 @@ def build_commands(agents: AgentRegistry) -> CommandTable:
     table.add_source(ProcedureCommands(lambda: app.learning.library if app.learning else None))
     table.add_source(McpPromptCommands(app.mcp))
     table.add_source(PluginCommands(app.plugins))
-    table.add_source(focus_commands(app))
     handlers.table = table
 
     async def agent_ids(agent_id: str, user_id: str) -> list[str]:
@@ -75,6 +74,8 @@ class _Handlers:
     def of(self, name: str) -> Handler:
         if name in ("remember", "forget", "wrong", "note"):
             return self._memory
+        if name == "focus":
+            return focus_command(self.app).handler
         handler: Handler = getattr(self, f"_{name}")
         return handler
 

@@ -209,7 +209,7 @@ def test_chat_help_lists_what_slash_help_lists(
     typed = named.findall(screens["terminal"]["/help"][1])
     extensions = ["/greet", "/hello"]  # the home's skill and plugin command
     assert in_help == [name for name in typed if name not in extensions]
-    assert len(in_help) == 15
+    assert len(in_help) == 16
 
 
 def test_the_hud_lists_the_table_for_its_slash_suggestions(screens: dict[str, Any]) -> None:
@@ -219,4 +219,4 @@ def test_the_hud_lists_the_table_for_its_slash_suggestions(screens: dict[str, An
     assert by_name["/hello"]["usage"] == "/hello [NAME]" and by_name["/hello"]["origin"] == "plugin"
     assert by_name["/greet"]["description"] == "greets someone"
     assert by_name["/list-and-echo"]["origin"] == "procedure"  # approved by a command above
-    assert "/exit" not in by_name and len(listed) == 17  # 14 fixed, skill, procedure, plugin
+    assert "/exit" not in by_name and len(listed) == 18  # 15 fixed, skill, procedure, plugin

@@ -42,6 +42,7 @@ EXPECTED_EN = {
     "/wrong": "mark the last answer wrong (reflected on as a failure)",
     "/note TEXT": "write to this session's shared working memory",
     "/procedures [VERB NAME]": "learned procedures (VERB: list, show, approve, reject, learn)",
+    "/focus [OBJECTIVE]": "Start a long Focus task, or list yours",
     "/help": "this list",
     "/exit": "quit (Ctrl-D)",
 }

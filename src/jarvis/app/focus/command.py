@@ -6,7 +6,7 @@ from __future__ import annotations
 from jarvis.app.focus.tasks import FocusTasks
 from jarvis.app.infra import AppAssembly
 from jarvis.common.i18n import t
-from jarvis.core.commands import Argument, Command, CommandContext, ListedSource, Outcome, Reply
+from jarvis.core.commands import Argument, Command, CommandContext, Outcome, Reply
 
 
 def focus_command(app: AppAssembly) -> Command:
@@ -32,11 +32,3 @@ def focus_command(app: AppAssembly) -> Command:
     )
 
 
-def focus_commands(app: AppAssembly) -> ListedSource:
-    """`/focus` as a command source (the fixed table is the command engineer's BUILTINS)."""
-    command = focus_command(app)
-
-    async def listing(agent_id: str) -> list[Command]:
-        return [command]
-
-    return ListedSource(listing)

@@ -56,6 +56,7 @@ BUILTINS: tuple[Command, ...] = (
     _spec("wrong"),
     _spec("note", Argument("TEXT")),
     _spec("procedures", Argument("VERB NAME", optional=True, choices=_PROCEDURE_VERBS)),
+    _spec("focus", Argument("OBJECTIVE", optional=True)),
     _spec("help"),
     _spec("exit", aliases=("quit",), screens=TERMINAL_ONLY),
 )
