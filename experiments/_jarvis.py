@@ -3,6 +3,7 @@ token of its own, so it runs from a plain shell), the scripted or a real model, 
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import secrets
@@ -63,6 +64,23 @@ def openai_model(args: Any) -> dict[str, Any]:
     if getattr(args, "api_key", None):
         model["api_key"] = args.api_key
     return model
+
+
+def model_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--base-url`/`--model`/`--api-key`/`--max-tokens`/`--smollm2` (neither: scripted)."""
+    parser.add_argument("--base-url", default="")
+    parser.add_argument("--model", default="")
+    parser.add_argument("--api-key", default=None)
+    parser.add_argument("--max-tokens", type=int, default=96)
+    parser.add_argument("--smollm2", action="store_true", help="start xllamacpp + SmolLM2 here")
+
+
+def model_from(parser: argparse.ArgumentParser, args: Any) -> Any:
+    """Start SmolLM2 when asked (keep the returned object) and check the pair of options."""
+    keep = start_smollm2(args) if args.smollm2 else None
+    if bool(args.base_url) != bool(args.model):
+        parser.error("give both --base-url and --model (or neither for the scripted model)")
+    return keep
 
 
 def start_smollm2(args: Any) -> Any:

@@ -27,7 +27,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from experiments._jarvis import jarvis_server, next_event, openai_model, start_smollm2
+from experiments._jarvis import (
+    jarvis_server,
+    model_arguments,
+    model_from,
+    next_event,
+    openai_model,
+)
 from tests.support.live_server import LiveServer, Tab
 
 from jarvis.common.i18n import t
@@ -156,16 +162,10 @@ def table(trials: list[Trial], label: str) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--base-url", default="")
-    parser.add_argument("--model", default="")
-    parser.add_argument("--api-key", default=None)
-    parser.add_argument("--max-tokens", type=int, default=96)
-    parser.add_argument("--smollm2", action="store_true", help="start xllamacpp + SmolLM2 here")
+    model_arguments(parser)
     parser.add_argument("--n", type=int, default=1, help="rounds of the three tasks")
     args = parser.parse_args()
-    keep = start_smollm2(args) if args.smollm2 else None
-    if bool(args.base_url) != bool(args.model):
-        parser.error("give both --base-url and --model (or neither for the scripted model)")
+    keep = model_from(parser, args)
     trials = asyncio.run(run(args))
     label = f"Jarvis, {args.model}" if args.model else "Jarvis, scripted model"
     print(table(trials, label))

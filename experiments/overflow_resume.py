@@ -28,7 +28,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from experiments._jarvis import jarvis_server, next_event, openai_model, start_smollm2
+from experiments._jarvis import (
+    jarvis_server,
+    model_arguments,
+    model_from,
+    next_event,
+    openai_model,
+)
 from tests.support.live_server import LiveServer, Tab
 
 from jarvis.model_layer.messages import LLMContext, ToolResultMessage
@@ -147,15 +153,9 @@ def table(results: dict[str, list[Run]], label: str) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--base-url", default="")
-    parser.add_argument("--model", default="")
-    parser.add_argument("--api-key", default=None)
-    parser.add_argument("--max-tokens", type=int, default=96)
-    parser.add_argument("--smollm2", action="store_true", help="start xllamacpp + SmolLM2 here")
+    model_arguments(parser)
     args = parser.parse_args()
-    keep = start_smollm2(args) if args.smollm2 else None
-    if bool(args.base_url) != bool(args.model):
-        parser.error("give both --base-url and --model (or neither for the scripted model)")
+    keep = model_from(parser, args)
     results = asyncio.run(run(args))
     print(table(results, args.model or "scripted (reads one file a round, then answers)"))
     del keep

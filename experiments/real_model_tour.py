@@ -26,7 +26,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from experiments._jarvis import jarvis_server, next_event
+from experiments._jarvis import jarvis_server, next_event, openai_model
 from tests.integration.real_model.test_provider import BASH, CALL_GIT_STATUS
 from tests.support.live_server import LiveServer, Tab
 
@@ -142,16 +142,7 @@ async def provider_steps(args: argparse.Namespace, rows: list[Row]) -> None:
 
 
 async def jarvis_steps(args: argparse.Namespace, rows: list[Row]) -> None:
-    model: dict[str, Any] = {
-        "provider": "openai",
-        "base_url": args.base_url,
-        "model": args.model,
-        "max_tokens": args.max_tokens,
-        "temperature": 0.0,
-        "max_retries": 0,
-    }
-    if args.api_key:
-        model["api_key"] = args.api_key
+    model = openai_model(args)
     with (
         tempfile.TemporaryDirectory() as home,
         jarvis_server(
