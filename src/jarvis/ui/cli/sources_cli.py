@@ -8,7 +8,6 @@ new and records it as seen (it was shown, so it is not said again).
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Annotated
 
@@ -26,26 +25,19 @@ Work = Callable[["AppAssembly", "PreapprovalStore"], Awaitable[str]]
 
 def _run(work: Work) -> None:
     from jarvis.app.agent_registry import AgentRegistry
-    from jarvis.app.settings import SettingsError
     from jarvis.app.unattended.runs import UnattendedTurns
     from jarvis.core.scheduler.preapproval import NotOwner
-    from jarvis.ui.cli.assembly import assemble, fail
+    from jarvis.ui.cli.assembly import fail
+    from jarvis.ui.cli.storage_cmd import with_storage
 
-    async def run() -> str:
-        app = assemble(demo=False)
-        try:
-            await app.open_storage()
-        except SettingsError as exc:
-            raise fail(str(exc)) from None
+    async def run(app: AppAssembly) -> str:
         try:
             store = UnattendedTurns(app, AgentRegistry(app).builders()).preapprovals
             return await work(app, store)
         except (LookupError, NotOwner, ValueError) as exc:
             raise fail(str(exc)) from None
-        finally:
-            await app.close_storage()
 
-    typer.echo(asyncio.run(run()))
+    typer.echo(with_storage(run, demo=False))
 
 
 def _find(app: AppAssembly, source_id: str) -> Source:

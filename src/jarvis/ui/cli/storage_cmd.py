@@ -13,15 +13,16 @@ if TYPE_CHECKING:  # imported when a command runs: `jarvis --help` stays fast
 T = TypeVar("T")
 
 
-def with_storage(work: Callable[[AppAssembly], Awaitable[T]]) -> T:
-    """Run `work` with the stores connected (the database, on the postgres backend)."""
+def with_storage(work: Callable[[AppAssembly], Awaitable[T]], *, demo: bool = True) -> T:
+    """Run `work` with the stores connected (the database, on the postgres backend); `demo`
+    False assembles with the configured model (work that may call it)."""
     import asyncio
 
     from jarvis.app.settings import SettingsError
     from jarvis.ui.cli.assembly import assemble, fail
 
     async def run() -> T:
-        app = assemble(demo=True)
+        app = assemble(demo=demo)
         try:
             await app.open_storage()
         except SettingsError as exc:
