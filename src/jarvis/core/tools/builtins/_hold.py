@@ -7,21 +7,23 @@ cancels it, or sets the call's abort event). Unset (always, outside those tests)
 
 - `spawn`: before the command's process exists (nothing must start).
 - `setup`: bubblewrap has started and its sandbox process is held inside bubblewrap's set-up,
-  before the command (`--block-fd`): the namespaces exist, the command does not. The hold is
-  released only after the kill, so a sandbox process the kill missed would go on and run it.
+  before the command (`--block-fd` on the FIFO `<workspace>/sandbox-release`, which the test
+  created and holds open for writing): the namespaces exist, the command does not. The test
+  releases it (closes its end) only after the kill, or after it killed the server, so a sandbox
+  process that was missed would go on and run the command.
 
-`setup_block()` gives that fd pair (or None); `release(fd)` lets a held set-up go on.
+`setup_block(workspace)` opens that FIFO for bwrap (or gives None).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 from pathlib import Path
 
 ENV = "JARVIS_TEST_SANDBOX_HOLD"
 MARKER = "sandbox-held"
+RELEASE = "sandbox-release"
 
 
 def held(point: str) -> bool:
@@ -35,12 +37,10 @@ async def hold(point: str, workspace: Path, abort: asyncio.Event) -> None:
     await abort.wait()
 
 
-def setup_block() -> tuple[int, int] | None:
-    """(read end for bwrap's `--block-fd`, write end we keep) when the `setup` hold is on."""
-    return os.pipe() if held("setup") else None
-
-
-def release(fd: int | None) -> None:
-    if fd is not None:
-        with contextlib.suppress(OSError):
-            os.close(fd)
+def setup_block(workspace: Path) -> int | None:
+    """The read end of the test's FIFO, for bwrap's `--block-fd`, under the `setup` hold."""
+    if not held("setup"):
+        return None
+    fd = os.open(workspace / RELEASE, os.O_RDONLY | os.O_NONBLOCK)  # the test is the writer
+    os.set_blocking(fd, True)
+    return fd

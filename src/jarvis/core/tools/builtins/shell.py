@@ -152,12 +152,11 @@ class BashTool(BuiltinTool):
 
 @dataclass
 class _Child:
-    """The started process, the write end of its stdin (closing it lets the outer bash exit)
-    and, under the `setup` hold only, the fd that releases bubblewrap's set-up."""
+    """The started process and the write end of its stdin (closing it lets the outer bash
+    exit)."""
 
     popen: subprocess.Popen[bytes]
     stdin: int | None
-    release: int | None = None
 
 
 @dataclass
@@ -250,10 +249,10 @@ def _spawn(
             ["/bin/bash", "-c", script, "bash", command], workspace, jail.network
         )
         fds.append(alive)
-        block = hold.setup_block()
+        block = hold.setup_block(workspace)
         if block is not None:
-            argv[1:1] = ["--block-fd", str(block[0])]
-            fds.append(block[0])
+            argv[1:1] = ["--block-fd", str(block)]
+            fds.append(block)
         jail.group = jail.confiner.pids_group()
         # Killed with us, from before bwrap runs (bwrap's own --die-with-parent starts later).
         preexec = reaper.die_with_us(os.getpid(), jail.group.join if jail.group else None)
@@ -269,7 +268,6 @@ def _spawn(
             argv, workspace, environment, stdin_read, out.write_fd, err.write_fd, fds, preexec
         )
     except BaseException:
-        hold.release(block[1] if block else None)
         if stdin_write is not None:
             os.close(stdin_write)
         raise
@@ -277,12 +275,12 @@ def _spawn(
         if stdin_write is not None:
             os.close(stdin_read)
         if block is not None:
-            os.close(block[0])
+            os.close(block)
         for capture in (out, err, status):
             capture.close_write_end()
         if jail is not None and jail.group is not None:
             jail.group.close_fd()
-    return _Child(popen, stdin_write, block[1] if block else None)
+    return _Child(popen, stdin_write)
 
 
 async def _wait(
@@ -327,8 +325,6 @@ async def _kill_all(child: _Child, grace: float, confined: bool = False) -> int:
         if reaper.SUPPORTED:
             reaper.fence(pid)
         _signal_group(pid, signal.SIGKILL)  # the outer process and its group, whatever is left
-        hold.release(child.release)
-        child.release = None
         await launch.exited(child.popen)
 
 
