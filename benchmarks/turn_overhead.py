@@ -84,7 +84,7 @@ async def run_session(
 ) -> list[dict[str, float]]:
     store.recent = timings.wrap("history_read", store.recent)  # type: ignore[method-assign]
     store.append = timings.wrap("history_write", store.append)  # type: ignore[method-assign]
-    memory.observe = timings.wrap("memory_recall", memory.observe)  # type: ignore[method-assign]
+    memory.recall = timings.wrap("memory_recall", memory.recall)  # type: ignore[method-assign]
     memory.record_episode = timings.wrap(  # type: ignore[method-assign]
         "memory_record", memory.record_episode
     )
