@@ -10,8 +10,8 @@ from pathlib import Path
 
 from jarvis.agent_layer.sessions import JsonlSessionStore
 from jarvis.memory.sqlite_store import FLUSH_BATCH
-from tests.faults.test_kill_nine import demo_server
 from tests.faults.conftest import until_healthy
+from tests.faults.test_kill_nine import demo_server
 from tests.support.live_server import Tab
 
 TURNS = FLUSH_BATCH + 8  # more than one batch

@@ -10,9 +10,9 @@ from __future__ import annotations
 import contextlib
 import heapq
 import re
-from itertools import chain
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass
+from itertools import chain
 
 _WORD = re.compile(r"[\w가-힣]{2,}", re.UNICODE)
 _HANGUL = re.compile(r"[가-힣]")
