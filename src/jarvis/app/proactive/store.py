@@ -34,6 +34,7 @@ class AgentState:
     used_today: int = 0
     learner: LearnerState = field(default_factory=LearnerState)
     said: list[Said] = field(default_factory=list)
+    events_ms: int = 0  # the newest goal / Focus step / source item already taken as a trigger
 
 
 def _learner(data: dict[str, Any]) -> LearnerState:
@@ -55,6 +56,7 @@ def _decode(text: str) -> AgentState:
         used_today=int(data.get("used_today", 0)),
         learner=_learner(dict(data.get("learner", {}))),
         said=[Said(**item) for item in data.get("said", [])],
+        events_ms=int(data.get("events_ms", 0)),
     )
 
 

@@ -13,6 +13,18 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "ko": "대화가 끝나고 {minutes}분째 조용하다",
         "en": "the conversation has been quiet for {minutes} minutes",
     },
+    "proactive.trigger.goal_done": {
+        "ko": "맡긴 목표가 끝났다: {items}",
+        "en": "a goal it was given has finished: {items}",
+    },
+    "proactive.trigger.focus_step": {
+        "ko": "Focus 작업의 단계가 끝났다: {items}",
+        "en": "a step of a Focus task has finished: {items}",
+    },
+    "proactive.trigger.source_item": {
+        "ko": "지켜보는 출처에 새 항목이 올라왔다: {items}",
+        "en": "a watched source has a new item: {items}",
+    },
     "proactive.do_it": {
         "ko": "좋아요, 해 주세요: {text}",
         "en": "Yes, please do it: {text}",
