@@ -30,6 +30,7 @@ from jarvis.ui.web import (
     routes_proactive,
     routes_rules,
     routes_sessions,
+    routes_sources,
     routes_unattended,
 )
 from jarvis.ui.web.commands import register as register_command_routes
@@ -125,6 +126,7 @@ def create_app(assembly: AppAssembly) -> FastAPI:
     routes_unattended.register(app, state)
     routes_proactive.register(app, state)
     routes_focus.register(app, state)
+    routes_sources.register(app, state)
     routes_learning.register(app, state)
 
     register_static_route(app)
