@@ -34,6 +34,10 @@ def git(*args: str, cwd: Path) -> str:
     return done.stdout
 
 
+def bash(command: str, cwd: Path) -> None:
+    subprocess.run(["bash", "-c", command], cwd=cwd, check=True, capture_output=True)
+
+
 @pytest.fixture
 def workspace(tmp_path: Path) -> tuple[Path, Path]:
     remote, work = tmp_path / "remote.git", tmp_path / "work"
@@ -76,3 +80,35 @@ async def test_every_spelling_of_a_push_is_blocked_and_nothing_reaches_the_remot
         call = ToolCall(id="c", name="bash", arguments={"command": command})
         assert (await bare.decide(bash, call, ctx())).outcome == "block", command
     assert asked.requests == []
+
+
+# Other commands that push (`program_globals` spellings): each one really pushes when bash runs
+# it, and the gate blocks it under the shared `git push` deny rule and a `git` ALWAYS rule.
+OTHER_PUSHES = [
+    "git send-pack ../remote.git HEAD:refs/heads/sp",
+    "git -P send-pack ../remote.git HEAD:refs/heads/sp2",
+    "/usr/lib/git-core/git-send-pack ../remote.git HEAD:refs/heads/sp3",
+    "git -c remote.origin.pushurl=../remote.git push origin HEAD:refs/heads/pu",
+    "git -c alias.sp=send-pack sp ../remote.git HEAD:refs/heads/al",
+]
+
+
+async def test_other_commands_that_push_are_blocked_and_really_push_without_the_gate(
+    workspace: tuple[Path, Path],
+) -> None:
+    work, remote = workspace
+    sandbox, human = make(work, rules=SHARED, agent_rules=ALWAYS_GIT)
+    registry = ToolRegistry()
+    for tool in builtin_tools():
+        registry.register(tool)
+    tools = GatedTools(registry, work, Gate(sandbox, AuditLog(), "en"))
+    for command in OTHER_PUSHES:
+        call = ToolCall(id="c", name="bash", arguments={"command": command})
+        result = await tools.execute(call, ctx())
+        assert result.is_error and result.content.startswith("blocked"), (command, result)
+    assert git("for-each-ref", cwd=remote) == ""
+    assert human.requests == []
+    for command in OTHER_PUSHES:  # the same lines, run by bash itself: each is a push
+        before = git("for-each-ref", cwd=remote)
+        bash(command, cwd=work)
+        assert git("for-each-ref", cwd=remote) != before, command

@@ -45,6 +45,10 @@ PUSH_SPELLINGS = [
     "sh -c 'git --no-pager push'", "git status && git -P push", "git --bogus push",
     "git --shallow-file x push", "git -c 'alias.p=!git push' p",
     "git -c 'alias.p=!true && git -P push' p",
+    # plumbing and other commands that push (`program_globals` spellings)
+    "git send-pack ../remote.git main", "git -P send-pack x main", "git http-push url main",
+    "/usr/lib/git-core/git-send-pack x main", "git subtree push --prefix=d origin main",
+    "git -c remote.origin.pushurl=/tmp/x push", "git -c alias.sp=send-pack sp x main",
 ]  # fmt: skip
 
 
@@ -95,6 +99,19 @@ CASES = [
     ("docker --context prod ps", ("allow docker ps",), ASK),
     ("docker -D ps", ("allow docker ps",), ALLOW),
     ("docker -l debug push img", ("allow docker", "deny docker push"), DENY),
+    # other spellings of a push match the push deny rule (`program_globals` spellings)
+    ("docker image push img", ("allow docker", "deny docker push"), DENY),
+    ("docker image push img", ("deny docker push",), DENY),
+    ("docker -D image push img", ("allow docker image", "deny docker push"), DENY),
+    ("docker manifest push list", ("allow docker", "deny docker push"), DENY),
+    ("docker compose push", ("allow docker", "deny docker push"), DENY),
+    ("docker image ls", ("allow docker", "deny docker push"), ALLOW),
+    ("podman push img", ("allow podman", "deny podman push"), DENY),
+    ("podman --log-level debug image push img", ("allow podman", "deny podman push"), DENY),
+    ("podman --url tcp://x manifest push l", ("allow podman", "deny podman push"), DENY),
+    ("podman -r ps", ("allow podman ps",), ALLOW),
+    ("podman --url tcp://x ps", ("allow podman ps",), ASK),
+    ("podman --runtime /tmp/x ps", ("allow podman ps",), ASK),
     ("kubectl -n kube-system get pods", ("allow kubectl get",), ALLOW),
     ("kubectl --kubeconfig=/x get pods", ("allow kubectl get",), ASK),
     ("kubectl --context prod get pods", ("allow kubectl get",), ASK),

@@ -20,7 +20,8 @@ API:
   word from every positional word on (errs toward blocking); for `anywhere` programs the
   positional words alone; `git-push` as `git push`; and an alias given inline expanded
   (`git -c alias.p=push p`; a shell alias `-c 'alias.p=!git push'` by the commands of its
-  script).
+  script); and each form respelled by the program's `spellings` (`git send-pack` and
+  `docker image push` as `git push` and `docker push`).
 """
 
 from __future__ import annotations
@@ -73,7 +74,8 @@ def deny_forms(argv: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
         return ()
     name = program_name(argv[0])
     if name.startswith("git-") and len(name) > 4:  # `/usr/lib/git-core/git-push`
-        return ((argv[0][: -len(name)] + "git", name[4:], *argv[1:]),)
+        dashed = (argv[0][: -len(name)] + "git", name[4:], *argv[1:])
+        return tuple(dict.fromkeys((dashed, *_respelled([dashed], GLOBALS["git"]))))
     canon = canonical_command(argv)
     if canon is None:
         return ()
@@ -85,7 +87,20 @@ def deny_forms(argv: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
         forms.append((argv[0], *(argv[i] for i in _positional_indices(argv))))
     if name == "git":
         forms.extend(_inline_aliases(argv, canon))
+    if table is not None and table.spellings:
+        forms.extend(_respelled(forms, table))
     return tuple(dict.fromkeys(form for form in forms if form != argv))
+
+
+def _respelled(forms: list[tuple[str, ...]], table: ProgramGlobals) -> list[tuple[str, ...]]:
+    """Each form whose subcommand words are another spelling (`git send-pack`, `docker image
+    push`) written the way a deny rule names it (`git push`, `docker push`)."""
+    found = []
+    for form in forms:
+        for words, meaning in table.spellings.items():
+            if form[1 : 1 + len(words)] == words:
+                found.append((form[0], *meaning, *form[1 + len(words) :]))
+    return found
 
 
 def _scan(argv: tuple[str, ...], table: ProgramGlobals) -> Canonical:

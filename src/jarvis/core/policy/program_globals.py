@@ -42,7 +42,8 @@ class ProgramGlobals:
     option word is taken out and the positional words kept in order. `subcommands`/`aliases`/
     `abbreviations`: how the program resolves the word it runs (npm: `publ` is `publish`, `t`
     is `test`). `renames`: a word that, in the subcommand's place, names another (`git -v` is
-    `git version`)."""
+    `git version`). `spellings`: subcommand words that do what other words do, for deny rules
+    (`git send-pack` pushes like `git push`, `docker image push` is `docker push`)."""
 
     options: Mapping[str, Option]
     anywhere: bool = False
@@ -50,6 +51,7 @@ class ProgramGlobals:
     aliases: Mapping[str, str] = field(default_factory=dict)
     abbreviations: bool = False
     renames: Mapping[str, str] = field(default_factory=dict)
+    spellings: Mapping[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
 
 
 def _names(text: str) -> frozenset[str]:
@@ -202,9 +204,36 @@ _KUBECTL = {
     **_options("remote", "pflag", "--context --cluster -s --server"),
 }
 
+_PODMAN = {
+    **_options("flag", "pflag", "--help --noout -r --remote --syslog -v --version"),
+    **_options("value", "pflag", "--cgroup-manager --events-backend --log-level --namespace"),
+    **_options("value", "pflag", "--ssh --storage-driver --storage-opt"),
+    **_options("path", "pflag", "--root --runroot --tmpdir --volumepath --network-config-dir"),
+    **_options("path", "pflag", "--identity"),
+    # programs podman runs for the containers (and their hooks)
+    **_options("config", "pflag", "--conmon --hooks-dir --network-cmd-path --runtime"),
+    **_options("config", "pflag", "--runtime-flag"),
+    **_options("remote", "pflag", "-c --connection --url"),
+}
+# Other spellings of a subcommand a deny rule names (one table for every program: the words
+# after the program, and what they do). Sources: git's plumbing under `push` (send-pack,
+# http-push; `subtree push` runs `git push`), `docker image --help`, `docker manifest --help`,
+# `docker compose --help`, `podman image --help`, `podman manifest --help`.
+_PUSHES: Mapping[tuple[str, ...], tuple[str, ...]] = {
+    ("image", "push"): ("push",),
+    ("manifest", "push"): ("push",),
+    ("compose", "push"): ("push",),  # pushes the services' images
+}
+
 GLOBALS: Mapping[str, ProgramGlobals] = {
     "git": ProgramGlobals(
-        _GIT, renames={"-v": "version", "--version": "version", "-h": "help", "--help": "help"}
+        _GIT,
+        renames={"-v": "version", "--version": "version", "-h": "help", "--help": "help"},
+        spellings={
+            ("send-pack",): ("push",),
+            ("http-push",): ("push",),
+            ("subtree", "push"): ("push",),
+        },
     ),
     "npm": ProgramGlobals(
         _NPM,
@@ -215,6 +244,7 @@ GLOBALS: Mapping[str, ProgramGlobals] = {
     ),
     "pnpm": ProgramGlobals(_PNPM, anywhere=True),
     "yarn": ProgramGlobals(_YARN, anywhere=True),
-    "docker": ProgramGlobals(_DOCKER),
+    "docker": ProgramGlobals(_DOCKER, spellings=_PUSHES),
+    "podman": ProgramGlobals(_PODMAN, spellings=_PUSHES),
     "kubectl": ProgramGlobals(_KUBECTL, anywhere=True),
 }
