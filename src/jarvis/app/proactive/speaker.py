@@ -403,6 +403,7 @@ def pass_event(agent_id: str, trigger: str, result: PassResult, now_ms: int) -> 
     ]
     return {
         "type": "proactive_pass",
+        "pass_id": f"pass:{agent_id}:{new_id()[:12]}",  # a window told twice shows it once
         "agent_id": agent_id,
         "trigger": trigger,
         "reason": result.reason,

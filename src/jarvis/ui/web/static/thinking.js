@@ -37,7 +37,10 @@
     log(`${W.frame}: ${ev.decision} · ${Number(ev.confidence).toFixed(2)} — ${cut(String(ev.interpretation || ""), 200)}${frame ? " · " + frame : ""}`);
   });
   hud.on("thought_end", (ev) => log(ev.ok ? W.ended : `${W.failed} (${ev.reason || "error"})`, ev.ok ? undefined : false));
+  const passes = new Set(); // a window hears the hub on its socket and its event stream
   hud.on("proactive_pass", (ev) => {
+    if (passes.has(ev.pass_id)) return;
+    passes.add(ev.pass_id);
     log(`${W.pass} · ${ev.agent_id} · ${ev.trigger}: ${why(ev.reason)}`, undefined);
     for (const c of ev.candidates || []) {
       const verdict = c.spoken ? W.spoken : `${W.silent}: ${why(c.why)}`;
