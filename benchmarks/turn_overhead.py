@@ -84,7 +84,7 @@ async def run_session(
 ) -> list[dict[str, float]]:
     store.recent = timings.wrap("history_read", store.recent)  # type: ignore[method-assign]
     store.append = timings.wrap("history_write", store.append)  # type: ignore[method-assign]
-    memory.observe = timings.wrap("memory_recall", memory.observe)  # type: ignore[method-assign]
+    memory.recall = timings.wrap("memory_recall", memory.recall)  # type: ignore[method-assign]
     memory.record_episode = timings.wrap(  # type: ignore[method-assign]
         "memory_record", memory.record_episode
     )
@@ -109,9 +109,13 @@ async def run_session(
     rows = []
     for n in range(1, turns + 1):
         timings.turn.clear()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         await session.prompt(f"question number {n}: what should I do about the report?")
-        row = {"total": time.perf_counter() - start, **{s: timings.turn[s] for s in STAGES}}
+        row = {
+            "total": time.perf_counter() - start,
+            "cpu": time.process_time() - cpu,
+            **{s: timings.turn[s] for s in STAGES},
+        }
         rows.append(row)
     return rows
 
@@ -186,12 +190,12 @@ async def scratch(dsn: str | None) -> AsyncIterator[str | None]:
 
 def table(rows: list[tuple[str, str, list[dict[str, float]]]]) -> str:
     head = (
-        "| condition | turns | total ms | history read | history write | memory recall | "
-        "memory record | events | security |\n|---|---|---|---|---|---|---|---|---|"
+        "| condition | turns | total ms | CPU ms | history read | history write | memory recall | "
+        "memory record | events | security |\n|---|---|---|---|---|---|---|---|---|---|"
     )
     lines = [head]
     for label, span, data in rows:
-        cells = [f"{median_ms(data, 'total'):.3f}"] + [f"{median_ms(data, s):.3f}" for s in STAGES]
+        cells = [f"{median_ms(data, k):.3f}" for k in ("total", "cpu", *STAGES)]
         lines.append(f"| {label} | {span} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

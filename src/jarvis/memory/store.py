@@ -76,6 +76,10 @@ class ItemStore:
     async def add(self, item: MemoryItem) -> None:
         raise NotImplementedError
 
+    async def flush(self) -> None:
+        """Write what `add` may still hold back (the SQLite store batches episodes); other
+        processes see it then."""
+
     async def of_kind(self, agent_id: str, user_id: str, kind: ItemKind) -> list[MemoryItem]:
         raise NotImplementedError
 

@@ -15,7 +15,7 @@ from jarvis.memory import MemoryItem, MemoryScope, MemoryService, MemorySettings
 from jarvis.memory.episodes import Episode
 from jarvis.memory.pg_store import PostgresItemStore
 from jarvis.memory.recall import EpisodeFilter
-from jarvis.memory.sqlite_store import SqliteItemStore
+from jarvis.memory.sqlite_store import FLUSH_BATCH, SqliteItemStore
 
 
 def item(n: int, text: str, kind: Any = "semantic", agent: str = "main") -> MemoryItem:
@@ -60,6 +60,7 @@ async def test_episode_marks_survive_and_filters_apply(services: Any) -> None:
     await a.record_episode(episode(1))
     await a.record_episode(episode(2, tool="bash", outcome="failure"))
     await a.record_episode(episode(3, tool=""))
+    await a.store.flush()  # episodes reach other connections in batches
     assert await b.mark_turn_failed("main", "u", "s1", 1, "아니, 틀렸어")
     assert not await b.mark_turn_failed("main", "u", "s1", 99, "no such turn")
     first = (await a.episodes("main", "u"))[0]
@@ -78,6 +79,7 @@ async def test_episodes_are_capped_per_agent(services: Any) -> None:
     for turn in range(1, 6):
         await a.record_episode(episode(turn))
     await a.record_episode(episode(1, agent="karen"))
+    await a.store.flush()
     assert [e.turn for e in await b.episodes("main", "u")] == [3, 4, 5]
     assert [e.turn for e in await b.episodes("karen", "u")] == [1]
 
@@ -86,6 +88,7 @@ async def test_long_utterances_keep_head_and_tail(services: Any) -> None:
     a, b = services
     long = "요청 " + "가" * 3000 + " 마지막 줄: 표로 답하라"
     await a.record_episode(episode(1, utterance=long))
+    await a.store.flush()
     kept = (await b.episodes("main", "u"))[0].utterance
     assert kept.startswith("요청 ") and kept.endswith("마지막 줄: 표로 답하라")
     assert len(kept) <= 1000
@@ -155,3 +158,24 @@ async def test_a_fact_written_by_one_process_shows_in_the_others_next_turn(servi
     item_id = (await b.items("main", "u", ("fact",)))[0].id
     assert await a.forget("main", "u", item_id)
     assert "서울" not in await b.observe(scope, "hi")
+
+
+async def test_sqlite_episodes_are_written_in_batches(tmp_path: Path) -> None:
+    """Recorded episodes are recalled in this process at once, reach the file in one
+    transaction per batch (at `FLUSH_BATCH`, on `flush`, on `aclose`), and no sooner."""
+    path = tmp_path / "memory.db"
+    writer, reader = SqliteItemStore(path), SqliteItemStore(path)
+    service = MemoryService(MemorySettings(), writer)
+    await service.record_episode(episode(1, utterance="my dog is called Bori"))
+    block = await service.observe(MemoryScope("main", "u", "s2", 1), "what is my dog called")
+    assert "Bori" in block  # recalled here before it is written
+    assert await reader.of_kind("main", "u", "episode") == []  # another connection: not yet
+    await writer.flush()
+    assert [i.turn for i in await reader.of_kind("main", "u", "episode")] == [1]
+    for turn in range(2, FLUSH_BATCH + 2):  # FLUSH_BATCH more: the last one writes the batch
+        await service.record_episode(episode(turn))
+    assert len(await reader.of_kind("main", "u", "episode")) == FLUSH_BATCH + 1
+    await service.record_episode(episode(FLUSH_BATCH + 2))
+    await writer.aclose()  # a clean stop writes what is pending
+    assert len(await reader.of_kind("main", "u", "episode")) == FLUSH_BATCH + 2
+    await reader.aclose()

@@ -44,6 +44,7 @@ async def test_an_episode_recorded_in_one_process_is_recalled_in_the_other(
         outcome="success", overflow=False,
     )  # fmt: skip
     await a.record_episode(episode)
+    await a.store.flush()  # episodes reach other connections in batches
     assert await b.episodes("main", "u") == [episode]
     block = await b.observe(MemoryScope("main", "u", "s2", 1), "what is my dog called")
     assert "[장기 기억]\n- my dog is called Bori → noted" in block

@@ -13,14 +13,15 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from jarvis.agent_layer.thought.cues import Cue
 
-def _any(*patterns: str) -> re.Pattern[str]:
-    """Patterns over lower-cased text (IGNORECASE makes Python's re several times slower)."""
-    return re.compile("|".join(f"(?:{p})" for p in patterns))
+
+def _any(*patterns: str | tuple[str, str]) -> Cue:
+    return Cue(*patterns)
 
 
 # Korean has no spaces inside words: Korean cues are substrings, English ones whole words.
-_CUES: dict[str, re.Pattern[str]] = {
+_CUES: dict[str, Cue] = {
     "multi_step": _any(
         r"먼저.{0,40}(그\s?다음|그리고\s?나서|다음에|후에)",
         r"단계(별|적으로)?",
@@ -30,7 +31,7 @@ _CUES: dict[str, re.Pattern[str]] = {
         r"\bsteps?\b",
         r"\bfirst\b.{0,60}\b(then|after that|next)\b",
         r"\band then\b",
-        r"(^|\n)\s*(\d+[.)]|[-*])\s+\S.*\n\s*(\d+[.)]|[-*])\s+\S",
+        (r"[.)*-]\s", r"(^|\n)\s*(\d+[.)]|[-*])\s+\S.*\n\s*(\d+[.)]|[-*])\s+\S"),
     ),
     "planning": _any(
         r"계획",
@@ -51,7 +52,7 @@ _CUES: dict[str, re.Pattern[str]] = {
     "comparison": _any(
         r"비교",
         r"차이(가|점|는)?",
-        r"(뭐|어느|어떤)\s?(게|것이|쪽이)\s?(더\s?)?(나|좋|낫)",
+        (r"뭐|어느|어떤", r"(뭐|어느|어떤)\s?(게|것이|쪽이)\s?(더\s?)?(나|좋|낫)"),
         r"장단점",
         r"대신",
         r"\bcompar(e|ison|ing)\b",
@@ -98,15 +99,15 @@ _CUES: dict[str, re.Pattern[str]] = {
         r"\bhangs?\b",
     ),
     "ambiguous_ref": _any(
-        r"(^|\s)(그거|그것|저거|이거|그걸|그게)",
+        (r"그거|그것|저거|이거|그걸|그게", r"(^|\s)(그거|그것|저거|이거|그걸|그게)"),
         r"아까",
         r"저번(에)?",
         r"방금",
         r"위에서?",
         r"앞에서",
         r"말한\s?(거|것)",
-        r"\b(that|the) (one|thing|file|issue|error) (from|you|we|i)\b",
-        r"\b(earlier|previous(ly)?|before|above|last time)\b",
+        r"\bth(at|e) (one|thing|file|issue|error) (from|you|we|i)\b",
+        r"\bearlier\b|\bprevious(ly)?\b|\bbefore\b|\babove\b|\blast time\b",
         r"\bwhat we (discussed|talked about|did)\b",
         r"^(and |so |but )?(it|that|this)\b",
     ),
@@ -152,7 +153,10 @@ _CUES: dict[str, re.Pattern[str]] = {
     ),
     # A fact with one answer, or a given short text to rewrite: a direct answer is best.
     "lookup_or_rewrite": _any(
-        r"(뭐|무엇|누구|언제|어디|몇\s?\S{0,3})\s?(야|예요|이야|에요|인가요|니)\??$",
+        (
+            r"뭐|무엇|누구|언제|어디|몇",
+            r"(뭐|무엇|누구|언제|어디|몇\s?\S{0,3})\s?(야|예요|이야|에요|인가요|니)\??$",
+        ),
         r"번역",
         r"맞춤법",
         r"띄어쓰기",
@@ -164,9 +168,12 @@ _CUES: dict[str, re.Pattern[str]] = {
     ),
     "code_or_path": _any(
         r"`[^`]+`",
-        r"\b[\w./-]+\.(py|js|ts|go|rs|java|sh|yaml|yml|json|toml|md|sql|c|cpp|h)\b",
+        (
+            r"\.(py|js|ts|go|rs|java|sh|yaml|yml|json|toml|md|sql|c|cpp|h)\b",
+            r"\b[\w./-]+\.(py|js|ts|go|rs|java|sh|yaml|yml|json|toml|md|sql|c|cpp|h)\b",
+        ),
         r"traceback \(most recent call last\)",
-        r"\b\w+error\b",
+        r"error(?<=\werror)\b",  # ≡ \b\w+error\b, and found as fast as the word "error"
         r"\bline \d+\b",
     ),
     "chitchat": _any(
@@ -241,6 +248,9 @@ def normalise(text: str) -> str:
 # make every prompt pay for its length); the length feature still counts the whole.
 _HANGUL = re.compile("[가-힣]")
 _HEAD, _TAIL = 400, 200
+_SENTENCE_END = re.compile(r"[.?!？。\n]+(?=\s*\S)")
+# log10 of the letters is capped at 3.0: past 1,000 characters the Hangul count cannot matter
+_LENGTH_CAP = 1000
 
 
 def _ends(norm: str) -> str:
@@ -249,23 +259,60 @@ def _ends(norm: str) -> str:
     return f"{norm[:_HEAD]}\n{norm[-_TAIL:]}"
 
 
-def features(text: str) -> dict[str, float]:
-    """The weighted features of one prompt (every name in FEATURE_NAMES)."""
-    norm = normalise(text)
-    ends = _ends(norm).lower()
-    found = {name: 1.0 if pattern.search(ends) else 0.0 for name, pattern in _CUES.items()}
-    tools = sum(1 for pattern in _TOOL_CUES if pattern.search(ends))
+_SLASH = re.compile(r"^/[A-Za-z][\w-]*(:[^\s/]+)?(\s|$)")
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """One prompt made ready once: NFC-normalised and stripped, and its lower-cased ends."""
+
+    norm: str
+    ends: str
+
+    @classmethod
+    def of(cls, text: str) -> Prepared:
+        norm = normalise(text)
+        return cls(norm, _ends(norm).lower())
+
+
+def prepared_features(prompt: Prepared) -> dict[str, float]:
+    """Every cue on the bounded ends (≤ 601 characters, whatever the prompt's length)."""
+    ends = prompt.ends
+    found = {name: 1.0 if cue.search(ends) else 0.0 for name, cue in _CUES.items()}
+    tools = sum(1 for cue in _TOOL_CUES if cue.search(ends))
     found["several_tools"] = 1.0 if tools >= 2 else 0.0
     # log length, a Hangul syllable counted as two letters (it carries about as much):
     # 10 letters ≈ 1.0, 100 ≈ 2.0, 1000 ≈ 3.0 (capped)
-    letters = len(norm) + len(_HANGUL.findall(norm))
+    norm = prompt.norm
+    letters = len(norm)
+    if letters < _LENGTH_CAP:
+        letters += len(_HANGUL.findall(norm))
     found["length"] = min(3.0, math.log10(max(letters, 1)))
-    found["sentences"] = float(min(4, len(re.findall(r"[.?!？。\n]+(?=\s*\S)", ends))))
+    found["sentences"] = float(min(4, len(_SENTENCE_END.findall(ends))))
     return found
 
 
+def features(text: str) -> dict[str, float]:
+    """The weighted features of one prompt (every name in FEATURE_NAMES)."""
+    return prepared_features(Prepared.of(text))
+
+
+def hard_rule(prompt: Prepared) -> tuple[bool, str] | None:
+    """(think, reason) when a hard rule decides, in the router's order; None otherwise."""
+    norm = prompt.norm
+    if _SLASH.match(norm) is not None:
+        return False, "slash_command"
+    if _YES_NO.match(norm) is not None:
+        return False, "yes_no"
+    if len(norm) <= 40 and _ACK.match(norm) is not None:
+        return False, "acknowledgement"
+    if _THINK_REQUEST.search(prompt.ends):
+        return True, "asked_to_think"
+    return None
+
+
 def asks_to_think(text: str) -> bool:
-    return _THINK_REQUEST.search(_ends(normalise(text)).lower()) is not None
+    return _THINK_REQUEST.search(Prepared.of(text).ends)
 
 
 def is_yes_no(text: str) -> bool:
@@ -275,9 +322,6 @@ def is_yes_no(text: str) -> bool:
 def is_acknowledgement(text: str) -> bool:
     norm = normalise(text)
     return len(norm) <= 40 and _ACK.match(norm) is not None
-
-
-_SLASH = re.compile(r"^/[A-Za-z][\w-]*(:[^\s/]+)?(\s|$)")
 
 
 def is_slash_command(text: str) -> bool:

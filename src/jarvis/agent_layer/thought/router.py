@@ -18,12 +18,10 @@ from typing import Any
 
 from jarvis.agent_layer.thought.features import (
     FEATURE_NAMES,
+    Prepared,
     RouteInput,
-    asks_to_think,
-    features,
-    is_acknowledgement,
-    is_slash_command,
-    is_yes_no,
+    hard_rule,
+    prepared_features,
 )
 
 WEIGHTS_FILE = "router_weights.json"
@@ -95,18 +93,14 @@ def score(values: dict[str, float], weights: RouterWeights) -> tuple[float, dict
 
 
 def route(prompt: RouteInput, weights: RouterWeights) -> Route:
-    text = prompt.text
     if prompt.pending_approval:
         return Route(False, 0.0, "approval_answer")
-    if is_slash_command(text):
-        return Route(False, 0.0, "slash_command")
-    if is_yes_no(text):
-        return Route(False, 0.0, "yes_no")
-    if is_acknowledgement(text):
-        return Route(False, 0.0, "acknowledgement")
-    if asks_to_think(text):
-        return Route(True, 1.0, "asked_to_think")
-    p, parts = score(features(text), weights)
+    prepared = Prepared.of(prompt.text)  # normalised once for every rule and cue
+    rule = hard_rule(prepared)
+    if rule is not None:
+        think, reason = rule
+        return Route(think, 1.0 if think else 0.0, reason)
+    p, parts = score(prepared_features(prepared), weights)
     think = p >= weights.threshold
     # The reason names the cue that pushed hardest the way the decision went (length and
     # sentence count only when no cue did).

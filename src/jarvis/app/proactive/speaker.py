@@ -1,8 +1,9 @@
 """Speaking first, wired (seed 004's proactive core). Off by default; per agent.
 
 On each unattended tick: for every agent that speaks first, every person with a trigger — an open
-AGENDA item coming due, or a session of theirs that had turns and has been quiet for
-`idle_sec` — gets one pass: the situation's fingerprint (unchanged → no call), today's token
+AGENDA item coming due, a session of theirs that had turns and has been quiet for `idle_sec`, a
+goal that finished, a Focus step that finished, a new item from one of their sources — gets one
+pass: the situation's fingerprint (unchanged → no call), today's token
 budget (checked before the call), one reflection call with `inner_thought_reflection.md` (no
 tools), the pure gate. What it says goes to the person's open windows as
 `proactive_message {kind: proactive}`; "do it" only hands back a prompt that the window sends as
@@ -24,7 +25,7 @@ from jarvis.agent_layer.openloop.openloop_model import OpenLoop
 from jarvis.agent_layer.openloop.openloop_types import format_numbered
 from jarvis.agent_layer.thought.engine import TemplateSource
 from jarvis.app.infra import AppAssembly
-from jarvis.app.proactive.store import AgentState, ProactiveStore, Said
+from jarvis.app.proactive.happenings import collect
 from jarvis.app.session_builder import SessionBuilder
 from jarvis.app.thinking_setup import approval_waiting
 from jarvis.common.atomic import atomic_write_text
@@ -34,6 +35,7 @@ from jarvis.common.logging import get_logger
 from jarvis.core.proactive import learner
 from jarvis.core.proactive.core import PassResult, ProactiveCore
 from jarvis.core.proactive.gate import Policy, Situation
+from jarvis.core.proactive.happenings import Happening, cursor, fresh
 from jarvis.core.proactive.reflection import (
     REFLECTION_FILE,
     REFLECTION_MARKER,
@@ -41,6 +43,8 @@ from jarvis.core.proactive.reflection import (
     fill_reflection,
     speaks,
 )
+from jarvis.core.proactive.store import AgentState, ProactiveStore, Said
+from jarvis.core.proactive.surface import HELD_BACK, Unspoken, keep
 from jarvis.model_layer.config import StreamOptions
 from jarvis.model_layer.events import ProviderError, Stop, TextDelta
 from jarvis.model_layer.messages import LLMContext, UserMessage
@@ -67,15 +71,18 @@ class Hub(Protocol):
         self, user_id: str, text: str, kind: str, message_id: str, **extra: Any
     ) -> None: ...
 
+    async def send(self, user_id: str, event: dict[str, Any]) -> None: ...
+
 
 @dataclass(frozen=True)
 class Trigger:
     agent_id: str
     user_id: str
-    kind: str  # due | idle
+    kind: str  # due | idle | goal_done | focus_step | source_item
     loops: tuple[OpenLoop, ...] = ()
     session: str = ""  # the quiet session (idle)
     quiet_min: int = 0
+    events: tuple[Happening, ...] = ()  # goal_done | focus_step | source_item
 
 
 class ProactiveSpeaker:
@@ -97,6 +104,7 @@ class ProactiveSpeaker:
         self._cores: dict[str, ProactiveCore] = {}
         self._idle_seen: dict[str, int] = {}  # session → the updated_ms already reflected on
         self._running: asyncio.Task[list[PassResult]] | None = None
+        self._started_ms = app.clock.now_ms()  # happenings before this are not news
 
     # -- settings -------------------------------------------------------------------------------
     def enabled(self, agent_id: str) -> bool:
@@ -174,7 +182,24 @@ class ProactiveSpeaker:
                     agent_id, info.user_id, "idle", session=session.id, quiet_min=quiet // 60_000
                 )
                 found.append(trigger)
-        return found
+        return found + self._happenings(agents)
+
+    def _happenings(self, agents: list[str]) -> list[Trigger]:
+        """A finished goal, a finished Focus step, a new source item: one trigger per (agent,
+        person, kind), each happening taken once (the agent's cursor moves past it)."""
+        states = {agent_id: self.store.load(agent_id) for agent_id in agents}
+        since = {a: state.events_ms or self._started_ms for a, state in states.items()}
+        items = collect(self.app.settings.home, min(since.values()))
+        groups = fresh(items, since, set(agents))
+        for agent_id, state in states.items():
+            taken = [h for group, hs in groups.items() if group[0] == agent_id for h in hs]
+            if taken:
+                state.events_ms = cursor(taken, agent_id, since[agent_id])
+                self.store.save(agent_id, state)
+        return [
+            Trigger(agent_id, user_id, kind, events=tuple(happened))
+            for (agent_id, user_id, kind), happened in groups.items()
+        ]
 
     # -- one pass -------------------------------------------------------------------------------
     async def run(self, trigger: Trigger, now_ms: int) -> PassResult:
@@ -200,7 +225,12 @@ class ProactiveSpeaker:
         )
         # The reservation is an upper bound: a token is at least one byte of the prompt.
         estimate = len((_SYSTEM + prompt).encode("utf-8")) + self.cfg.max_tokens
-        inputs = {"trigger": trigger.kind, "loops": open_loops, "recent": recent}
+        inputs = {
+            "trigger": trigger.kind,
+            "loops": open_loops,
+            "recent": recent,
+            "events": [h.key for h in trigger.events],
+        }
         due = {
             lp.description[:60]: (lp.due_ms - now_ms) / 60_000
             for lp in trigger.loops
@@ -218,6 +248,14 @@ class ProactiveSpeaker:
             estimate=estimate,
         )
         state.day, state.used_today = core.day, core.used_today
+        held = [
+            Unspoken(new_id()[:12], user_id, c.kind, c.topic, c.text, now_ms, v.reason)
+            for c, v in zip(result.candidates, result.verdicts, strict=True)
+            if not v.speak and v.reason in HELD_BACK
+        ]
+        state.unspoken = keep(state.unspoken, held, now_ms)  # may surface in a later answer
+        if result.called:  # the HUD's "thoughts" view: every candidate, its score and why
+            await self.hub.send(user_id, pass_event(agent_id, trigger.kind, result, now_ms))
         if result.said is not None:
             said = result.said
             message_id = f"proactive:{agent_id}:{new_id()[:12]}"
@@ -338,6 +376,9 @@ class ProactiveSpeaker:
         if trigger.kind == "due":
             items = "; ".join(lp.description for lp in trigger.loops)
             return t("proactive.trigger.due", lang, items=items)
+        if trigger.events:
+            items = "; ".join(h.text for h in trigger.events)
+            return t(f"proactive.trigger.{trigger.kind}", lang, items=items)
         return t("proactive.trigger.idle", lang, minutes=trigger.quiet_min)
 
     def _lang(self) -> Language:
@@ -345,3 +386,27 @@ class ProactiveSpeaker:
 
 
 _KINDS = ("reminder", "follow_up", "suggestion", "news")
+
+
+def pass_event(agent_id: str, trigger: str, result: PassResult, now_ms: int) -> dict[str, Any]:
+    """`proactive_pass`: one reflection's candidates with the gate's score and verdict."""
+    candidates = [
+        {
+            "kind": c.kind,
+            "topic": c.topic,
+            "text": c.text,
+            "score": v.score,
+            "spoken": result.said is c,
+            "why": v.reason,
+        }
+        for c, v in zip(result.candidates, result.verdicts, strict=True)
+    ]
+    return {
+        "type": "proactive_pass",
+        "pass_id": f"pass:{agent_id}:{new_id()[:12]}",  # a window told twice shows it once
+        "agent_id": agent_id,
+        "trigger": trigger,
+        "reason": result.reason,
+        "at_ms": now_ms,
+        "candidates": candidates,
+    }

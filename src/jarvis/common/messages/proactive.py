@@ -13,6 +13,23 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "ko": "대화가 끝나고 {minutes}분째 조용하다",
         "en": "the conversation has been quiet for {minutes} minutes",
     },
+    "proactive.trigger.goal_done": {
+        "ko": "맡긴 목표가 끝났다: {items}",
+        "en": "a goal it was given has finished: {items}",
+    },
+    "proactive.trigger.focus_step": {
+        "ko": "Focus 작업의 단계가 끝났다: {items}",
+        "en": "a step of a Focus task has finished: {items}",
+    },
+    "proactive.trigger.source_item": {
+        "ko": "지켜보는 출처에 새 항목이 올라왔다: {items}",
+        "en": "a watched source has a new item: {items}",
+    },
+    "proactive.unspoken_header": {
+        "ko": "[아직 말하지 않은 생각 — 이 대화와 관련 있으면 자연스럽게 꺼내도 됨, 아니면 무시]",
+        "en": "[thoughts not said yet — bring one up naturally if it fits this answer, "
+        "else ignore]",
+    },
     "proactive.do_it": {
         "ko": "좋아요, 해 주세요: {text}",
         "en": "Yes, please do it: {text}",

@@ -9,6 +9,13 @@ the whole tree below it, then close stdin and let it exit.
 `descendants(pid)` reads `/proc`; `kill_tree(pid, grace)` SIGTERMs every descendant, SIGKILLs
 what is left after `grace` seconds (again and again, so a process forking while we kill is
 caught too) and returns how many processes it killed.
+
+`fence(pid)` is the last word for one of our own children, whatever state it is in: it stops
+the child first (a stopped process cannot fork, so the list of what is below it is final), kills
+everything below it, then the child. Synchronous, so no cancellation can cut it in half; under
+bubblewrap what is below is the PID namespace's init, and killing that kills the namespace.
+`die_with_us(parent, then)` is the `preexec_fn` that ties a child to this process's life
+(`PR_SET_PDEATHSIG`) and closes the gap where this process died before it was set.
 """
 
 from __future__ import annotations
@@ -19,11 +26,16 @@ import ctypes
 import os
 import signal
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
+_PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 _KILL_ROUNDS = 50
 _POLL_SEC = 0.02
+_FENCE_ROUNDS = 10_000
+_SIGKILL_BIT = 1 << (int(signal.SIGKILL) - 1)
 # The command runs as `$1` of a second bash (its own `bash -c`, unchanged semantics); the outer
 # one waits for it, writes its status to fd {status_fd}, then blocks until we close its stdin.
 OUTER_SCRIPT = (
@@ -42,6 +54,54 @@ def become_subreaper() -> None:
     Only a foreign-function call prepared before the fork: nothing here takes a lock."""
     if _libc is not None:
         _libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def die_with_us(parent: int, then: Callable[[], None] | None = None) -> Callable[[], None]:
+    """A `preexec_fn`: the child gets SIGKILL when `parent` (this process) dies; if it already
+    died between the fork and here, the child exits at once. `then` runs after (a cgroup join)."""
+
+    def preexec() -> None:
+        if _libc is not None:
+            _libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(127)
+        if then is not None:
+            then()
+
+    return preexec
+
+
+def fence(child: int) -> None:
+    """Stop `child` (ours), kill everything below it until nothing is left, then kill it.
+    Idempotent; already gone is the goal, not an error."""
+    try:
+        os.kill(child, signal.SIGSTOP)
+    except ProcessLookupError:
+        return
+    # Until it is really stopped (or dead): a fork in flight when the signal came is finished
+    # and its child listed, and no further fork can start.
+    with contextlib.suppress(ChildProcessError):
+        os.waitid(os.P_PID, child, os.WSTOPPED | os.WEXITED | os.WNOWAIT)
+    for _ in range(_FENCE_ROUNDS):
+        alive = [pid for pid in descendants(child) if not _dying(pid)]
+        if not alive:
+            break
+        _signal_all(alive, signal.SIGKILL)
+        time.sleep(0)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(child, signal.SIGKILL)
+
+
+def _dying(pid: int) -> bool:
+    """SIGKILL is pending (the kernel finishes it; a namespace's members once its init died)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return True
+    for line in status.splitlines():
+        if line.startswith(("SigPnd:", "ShdPnd:")) and int(line.split()[1], 16) & _SIGKILL_BIT:
+            return True
+    return False
 
 
 def descendants(root: int) -> list[int]:

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import os
 import signal
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -23,6 +24,8 @@ from jarvis.core.confine.judge import network_granted
 from jarvis.core.confine.pids import PidsGroup
 from jarvis.core.confine.plan import limit_prefix
 from jarvis.core.tools.base import ToolEnv
+from jarvis.core.tools.builtins import _hold as hold
+from jarvis.core.tools.builtins import _launch as launch
 from jarvis.core.tools.builtins import _reaper as reaper
 from jarvis.core.tools.builtins._abort import Aborted, until_done
 from jarvis.core.tools.builtins._args import number_arg, object_schema, text_arg
@@ -124,14 +127,19 @@ class BashTool(BuiltinTool):
         keep = self._output_chars * 4
         async with _Capture(keep) as out, _Capture(keep) as err, _Capture(64) as status:
             environment = bash_environment(os.environ, self._env_passthrough)
-            process = await _spawn(command, workspace, environment, out, err, status, jail)
+            await hold.hold("spawn", workspace, abort)
+            if abort.is_set():  # stopped while we got ready: never start it
+                return _Run(exit_code=None, stopped="aborted", stdout="", stderr="")
+            # Synchronous: from here on there is a process, and the `finally` kills it.
+            child = _spawn(command, workspace, environment, out, err, status, jail)
             leftovers = 0
             try:
-                stopped = await _wait(process, status, abort, limit_sec)
+                await hold.hold("setup", workspace, abort)
+                stopped = await _wait(child, status, abort, limit_sec)
             finally:
                 # Finished, stopped or cancelled: nothing the command started may outlive it.
-                leftovers = await _kill_all(process, self._kill_grace, jail is not None)
-        code = _exit_code(process, status) if stopped is None else None
+                leftovers = await _kill_all(child, self._kill_grace, jail is not None)
+        code = _exit_code(child.popen, status) if stopped is None else None
         return _Run(
             exit_code=code,
             stopped=stopped,
@@ -140,6 +148,15 @@ class BashTool(BuiltinTool):
             stderr=err.budget.text(self._output_chars).removesuffix("\n"),
             leftovers=leftovers if stopped is None else 0,
         )
+
+
+@dataclass
+class _Child:
+    """The started process and the write end of its stdin (closing it lets the outer bash
+    exit)."""
+
+    popen: subprocess.Popen[bytes]
+    stdin: int | None
 
 
 @dataclass
@@ -207,7 +224,7 @@ class _Capture:
             self.closed.set()
 
 
-async def _spawn(
+def _spawn(
     command: str,
     workspace: Path,
     environment: dict[str, str],
@@ -215,51 +232,62 @@ async def _spawn(
     err: _Capture,
     status: _Capture,
     jail: _Jail | None = None,
-) -> asyncio.subprocess.Process:
+) -> _Child:
     preexec = reaper.become_subreaper if reaper.SUPPORTED else None
+    fds = [status.write_fd] if reaper.SUPPORTED else []
+    block = None
     if jail is not None:
         # The outer bash is PID 1 of the sandbox's namespace: orphans come to it, and when it
-        # exits the kernel kills whatever is left. Limits are set inside, after bwrap made its
-        # user namespace; as root a pids cgroup holds the process count (`pids.py`).
+        # dies the kernel kills whatever is left. Limits are set inside, after bwrap made its
+        # user namespace; as root a pids cgroup holds the process count (`pids.py`). It first
+        # checks that Jarvis is still alive (`_launch.lifeline`), then closes that fd.
+        alive = launch.lifeline()
         script = limit_prefix(jail.confiner.limits)
+        script += f"read -t 0 -u {alive} && exit 0; exec {alive}<&-; "
         script += reaper.OUTER_SCRIPT.format(status_fd=status.write_fd)
-        inner = ["/bin/bash", "-c", script, "bash", command]
-        argv = jail.confiner.wrap(inner, workspace, jail.network)
-        stdin: int = asyncio.subprocess.PIPE
+        argv = jail.confiner.wrap(
+            ["/bin/bash", "-c", script, "bash", command], workspace, jail.network
+        )
+        fds.append(alive)
+        block = hold.setup_block(workspace)
+        if block is not None:
+            argv[1:1] = ["--block-fd", str(block)]
+            fds.append(block)
         jail.group = jail.confiner.pids_group()
-        preexec = jail.group.join if jail.group is not None else None
+        # Killed with us, from before bwrap runs (bwrap's own --die-with-parent starts later).
+        preexec = reaper.die_with_us(os.getpid(), jail.group.join if jail.group else None)
     elif reaper.SUPPORTED:
         script = reaper.OUTER_SCRIPT.format(status_fd=status.write_fd)
         argv = ["/bin/bash", "-c", script, "bash", command]
-        stdin = asyncio.subprocess.PIPE  # closing it lets the outer bash exit
     else:  # no subreaper: the process group is the fence
-        argv, stdin = ["/bin/bash", "-c", command], asyncio.subprocess.DEVNULL
+        argv = ["/bin/bash", "-c", command]
         status.close_write_end()
+    stdin_read, stdin_write = os.pipe() if reaper.SUPPORTED else (subprocess.DEVNULL, None)
     try:
-        return await asyncio.create_subprocess_exec(
-            *argv,
-            cwd=workspace,
-            env=environment,  # an allow-list: never JARVIS_* or other secrets (_environment.py)
-            stdin=stdin,
-            stdout=out.write_fd,
-            stderr=err.write_fd,
-            pass_fds=(status.write_fd,) if reaper.SUPPORTED else (),
-            # Its own session and process group, so one signal reaches everything it starts.
-            start_new_session=True,
-            preexec_fn=preexec,
+        popen = launch.start(
+            argv, workspace, environment, stdin_read, out.write_fd, err.write_fd, fds, preexec
         )
+    except BaseException:
+        if stdin_write is not None:
+            os.close(stdin_write)
+        raise
     finally:
+        if stdin_write is not None:
+            os.close(stdin_read)
+        if block is not None:
+            os.close(block)
         for capture in (out, err, status):
             capture.close_write_end()
         if jail is not None and jail.group is not None:
             jail.group.close_fd()
+    return _Child(popen, stdin_write)
 
 
 async def _wait(
-    process: asyncio.subprocess.Process, status: _Capture, abort: asyncio.Event, limit_sec: float
+    child: _Child, status: _Capture, abort: asyncio.Event, limit_sec: float
 ) -> Stopped | None:
     """Until the command itself has finished (its status line, or the process's exit)."""
-    done = status.closed.wait() if reaper.SUPPORTED else process.wait()
+    done = status.closed.wait() if reaper.SUPPORTED else launch.exited(child.popen)
     try:
         await until_done(done, abort, limit_sec)
     except TimeoutError:
@@ -269,37 +297,42 @@ async def _wait(
     return None
 
 
-def _exit_code(process: asyncio.subprocess.Process, status: _Capture) -> int | None:
+def _exit_code(popen: subprocess.Popen[bytes], status: _Capture) -> int | None:
     if not reaper.SUPPORTED:
-        return process.returncode
+        return popen.returncode
     text = status.budget.text(64).strip()
-    return int(text) if text.isdigit() else process.returncode
+    return int(text) if text.isdigit() else popen.returncode
 
 
-async def _kill_all(
-    process: asyncio.subprocess.Process, grace: float, confined: bool = False
-) -> int:
-    """Kill what the command left behind, then let the outer bash go; how many processes were
-    left to kill (the command's own process is not counted once it had finished). Confined,
-    the outer bash is bwrap's child: what it left is below that one."""
+async def _kill_all(child: _Child, grace: float, confined: bool = False) -> int:
+    """Kill what the command left behind, then its outer process; how many processes were left
+    to kill (the command's own process is not counted once it had finished). Confined, the
+    outer bash is the namespace's init below bwrap: what it left is below that one, and before
+    it exists (bwrap still setting up) there is nothing to be gentle with."""
+    pid = child.popen.pid
     try:
         if reaper.SUPPORTED:
-            below = reaper.descendants(process.pid)[:1] if confined else []
-            return await reaper.kill_tree(below[0] if below else process.pid, grace)
-        await _kill_group(process, grace)
+            inner = reaper.descendants(pid)[:1] if confined else [pid]
+            return await reaper.kill_tree(inner[0], grace) if inner else 0
+        await _kill_group(child.popen, grace)
         return 0
     finally:
-        if process.stdin is not None:
-            process.stdin.close()
-        _signal_group(process.pid, signal.SIGKILL)  # the outer bash and its group, whatever is left
-        await process.wait()
+        # Whatever happened above (a second cancellation included), synchronously: stop the
+        # outer process, kill everything below it, then it.
+        if child.stdin is not None:
+            os.close(child.stdin)
+            child.stdin = None
+        if reaper.SUPPORTED:
+            reaper.fence(pid)
+        _signal_group(pid, signal.SIGKILL)  # the outer process and its group, whatever is left
+        await launch.exited(child.popen)
 
 
-async def _kill_group(process: asyncio.subprocess.Process, grace: float) -> None:
+async def _kill_group(popen: subprocess.Popen[bytes], grace: float) -> None:
     """SIGTERM the group, give the leader `grace` seconds (then `_kill_all` SIGKILLs it)."""
-    _signal_group(process.pid, signal.SIGTERM)
+    _signal_group(popen.pid, signal.SIGTERM)
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(process.wait(), grace)
+        await asyncio.wait_for(launch.exited(popen), grace)
 
 
 def _signal_group(pgid: int, signum: signal.Signals) -> None:
