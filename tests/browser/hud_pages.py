@@ -88,3 +88,19 @@ async def show_panels(page: Page) -> None:
     if await page.locator("#panels").is_visible():
         await page.click("#panels")
         await expect(page.locator("#side")).to_be_in_viewport()
+
+
+async def controls_smaller_than(page: Page, scope: str, least: int) -> list[dict[str, Any]]:
+    """Visible buttons, inputs and selects inside `scope` smaller than `least` px either way
+    (on a phone a finger needs 44 px)."""
+    return list(
+        await page.evaluate(
+            """([scope, least]) => [...document.querySelectorAll(
+                 `${scope} button, ${scope} input, ${scope} select`)]
+              .filter((n) => n.checkVisibility() && !n.closest('[hidden]'))
+              .map((n) => { const r = n.getBoundingClientRect();
+                return { what: n.className || n.tagName, w: r.width, h: r.height }; })
+              .filter((r) => r.w < least || r.h < least)""",
+            [scope, least],
+        )
+    )

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import html
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -20,7 +22,9 @@ from jarvis.app.profile import AgentProfile
 from jarvis.common.atomic import atomic_write_text
 from jarvis.common.i18n import Language, t
 from jarvis.common.logging import get_logger
-from jarvis.core.thinking import EngineMode, Fillers, TurnThinking, WaitTracker
+from jarvis.core.proactive.store import ProactiveStore
+from jarvis.core.proactive.surface import pick, section
+from jarvis.core.thinking import EngineMode, Fillers, TurnScope, TurnThinking, WaitTracker
 from jarvis.core.user_model import FILE_NAME, UserModelStore, user_section
 
 _log = get_logger("jarvis.thought")
@@ -96,6 +100,7 @@ def build_thinking(
     return TurnThinking(
         shipped_weights(),
         person=person,
+        unspoken=unspoken_thoughts(app) if speaks_first(app, profile) else None,
         fillers=fillers,
         mode=mode,
         engine=engine,
@@ -104,6 +109,31 @@ def build_thinking(
         pending_approval=lambda session_id: approval_waiting(app, session_id),
         now=now,
     )
+
+
+def speaks_first(app: AppAssembly, profile: AgentProfile) -> bool:
+    chosen = profile.proactive
+    return app.settings.thinking.proactive.enabled if chosen is None else chosen
+
+
+def unspoken_thoughts(app: AppAssembly) -> Callable[[TurnScope, str], str]:
+    """Held-back thoughts of speaking first relevant to this message: offered once (marked used
+    in the agent's file), to this turn's context only."""
+    store = ProactiveStore(app.settings.home)
+
+    def offer(scope: TurnScope, text: str) -> str:
+        state = store.load(scope.agent_id)
+        if not state.unspoken:
+            return ""
+        message = html.unescape(text)  # validation escaped it for display
+        offered, kept = pick(message, state.unspoken, scope.user_id, app.clock.now_ms())
+        if not offered:
+            return ""
+        state.unspoken = kept
+        store.save(scope.agent_id, state)
+        return section(offered, t("proactive.unspoken_header", scope.language))
+
+    return offer
 
 
 def _template_path(app: AppAssembly) -> Path:

@@ -26,7 +26,6 @@ from jarvis.agent_layer.openloop.openloop_types import format_numbered
 from jarvis.agent_layer.thought.engine import TemplateSource
 from jarvis.app.infra import AppAssembly
 from jarvis.app.proactive.happenings import collect
-from jarvis.app.proactive.store import AgentState, ProactiveStore, Said
 from jarvis.app.session_builder import SessionBuilder
 from jarvis.app.thinking_setup import approval_waiting
 from jarvis.common.atomic import atomic_write_text
@@ -44,6 +43,8 @@ from jarvis.core.proactive.reflection import (
     fill_reflection,
     speaks,
 )
+from jarvis.core.proactive.store import AgentState, ProactiveStore, Said
+from jarvis.core.proactive.surface import HELD_BACK, Unspoken, keep
 from jarvis.model_layer.config import StreamOptions
 from jarvis.model_layer.events import ProviderError, Stop, TextDelta
 from jarvis.model_layer.messages import LLMContext, UserMessage
@@ -69,6 +70,8 @@ class Hub(Protocol):
     async def publish(
         self, user_id: str, text: str, kind: str, message_id: str, **extra: Any
     ) -> None: ...
+
+    async def send(self, user_id: str, event: dict[str, Any]) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -245,6 +248,14 @@ class ProactiveSpeaker:
             estimate=estimate,
         )
         state.day, state.used_today = core.day, core.used_today
+        held = [
+            Unspoken(new_id()[:12], user_id, c.kind, c.topic, c.text, now_ms, v.reason)
+            for c, v in zip(result.candidates, result.verdicts, strict=True)
+            if not v.speak and v.reason in HELD_BACK
+        ]
+        state.unspoken = keep(state.unspoken, held, now_ms)  # may surface in a later answer
+        if result.called:  # the HUD's "thoughts" view: every candidate, its score and why
+            await self.hub.send(user_id, pass_event(agent_id, trigger.kind, result, now_ms))
         if result.said is not None:
             said = result.said
             message_id = f"proactive:{agent_id}:{new_id()[:12]}"
@@ -375,3 +386,27 @@ class ProactiveSpeaker:
 
 
 _KINDS = ("reminder", "follow_up", "suggestion", "news")
+
+
+def pass_event(agent_id: str, trigger: str, result: PassResult, now_ms: int) -> dict[str, Any]:
+    """`proactive_pass`: one reflection's candidates with the gate's score and verdict."""
+    candidates = [
+        {
+            "kind": c.kind,
+            "topic": c.topic,
+            "text": c.text,
+            "score": v.score,
+            "spoken": result.said is c,
+            "why": v.reason,
+        }
+        for c, v in zip(result.candidates, result.verdicts, strict=True)
+    ]
+    return {
+        "type": "proactive_pass",
+        "pass_id": f"pass:{agent_id}:{new_id()[:12]}",  # a window told twice shows it once
+        "agent_id": agent_id,
+        "trigger": trigger,
+        "reason": result.reason,
+        "at_ms": now_ms,
+        "candidates": candidates,
+    }

@@ -74,6 +74,8 @@ class SourceRuns:
             if not source.enabled:
                 return {"status": "skipped", "reason": "disabled"}
             report = await self.poller.poll(source, due, now_ms=int(due))
+            status = {"type": "source_status", "source": source.id, "line": report.line}
+            await self.hub.send(source.owner, status)  # the HUD's Sources card shows the line
             # Its notifications are started by the next tick (from the seen file), not from
             # inside this run: one path for the normal case and for a crash right here.
             return {"status": report.action, "line": report.line, "notes": report.notes}

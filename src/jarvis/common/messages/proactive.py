@@ -25,6 +25,11 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "ko": "지켜보는 출처에 새 항목이 올라왔다: {items}",
         "en": "a watched source has a new item: {items}",
     },
+    "proactive.unspoken_header": {
+        "ko": "[아직 말하지 않은 생각 — 이 대화와 관련 있으면 자연스럽게 꺼내도 됨, 아니면 무시]",
+        "en": "[thoughts not said yet — bring one up naturally if it fits this answer, "
+        "else ignore]",
+    },
     "proactive.do_it": {
         "ko": "좋아요, 해 주세요: {text}",
         "en": "Yes, please do it: {text}",

@@ -11,7 +11,7 @@ import asyncio
 import json
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jarvis.core.proactive.gate import (
@@ -69,6 +69,7 @@ class PassResult:
     called: bool
     reason: str  # unchanged, over_budget, no_candidates, failed, spoke, silent
     verdicts: list[Verdict]
+    candidates: list[Candidate] = field(default_factory=list)  # verdicts[i] is candidates[i]'s
 
 
 class ProactiveCore:
@@ -127,4 +128,4 @@ class ProactiveCore:
         if not candidates:
             return PassResult(None, True, "no_candidates", [])
         said, verdicts = choose(candidates, situation, self.policy)
-        return PassResult(said, True, "spoke" if said else "silent", verdicts)
+        return PassResult(said, True, "spoke" if said else "silent", verdicts, candidates)

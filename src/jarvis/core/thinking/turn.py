@@ -64,15 +64,17 @@ class ThinkingPlan:
     frame: ThoughtFrame | None = None
     effort: str | None = None
     person: str = ""  # the `[사용자]` section: what the user model holds as active facts
+    unspoken: str = ""  # thoughts speaking first held back, relevant to this message
 
     def note(self, lang: Language) -> str:
-        """What the model sees this turn only: the person's facts and the thought."""
-        if self.frame is None:
-            return self.person
-        f = self.frame
-        parts = {"interpretation": f.interpretation, "decision": f.decision, "frame": f.frame}
-        thought = t("thought.note", lang, **parts)
-        return f"{self.person}\n\n{thought}" if self.person else thought
+        """What the model sees this turn only: the person's facts, unspoken thoughts relevant
+        to the message, and the thought."""
+        thought = ""
+        if self.frame is not None:
+            f = self.frame
+            parts = {"interpretation": f.interpretation, "decision": f.decision, "frame": f.frame}
+            thought = t("thought.note", lang, **parts)
+        return "\n\n".join(part for part in (self.person, self.unspoken, thought) if part)
 
     def loop_config(self, config: AgentLoopConfig) -> AgentLoopConfig:
         """The routed "think" buys the provider's effort setting, when the model has one."""
@@ -123,6 +125,7 @@ class TurnThinking:
         now: Callable[[], str] = lambda: "",
         fillers: Fillers | None = None,
         person: Callable[[str, Language], str] | None = None,
+        unspoken: Callable[[TurnScope, str], str] | None = None,
     ) -> None:
         self.weights = weights
         self.mode: EngineMode = mode if engine is not None else "off"
@@ -133,6 +136,7 @@ class TurnThinking:
         self.now = now  # the person's local time, for the template
         self.fillers = fillers
         self.person = person  # user id, language → the `[사용자]` section ("" when none)
+        self.unspoken = unspoken  # (scope, message) → held-back thoughts relevant to it ("")
 
     async def plan(
         self,
@@ -154,7 +158,9 @@ class TurnThinking:
             )
         )
         person = self.person(scope.user_id, scope.language) if self.person else ""
-        plan = ThinkingPlan(decided, effort=self.effort, person=person)
+        plan = ThinkingPlan(
+            decided, effort=self.effort, person=person, unspoken=self._unspoken(scope, text)
+        )
         filled = False
         if self.engine is not None and runs_thought(self.mode, decided):
             filled = self._filler("thought", f"thought:{self.engine.model}", scope, host)
@@ -166,6 +172,15 @@ class TurnThinking:
                 self._filler("first_round", self.fillers.answer_key, scope, host)
             _FirstToken(host, self.fillers.waits, self.fillers.answer_key)
         return plan
+
+    def _unspoken(self, scope: TurnScope, text: str) -> str:
+        if self.unspoken is None:
+            return ""
+        try:
+            return self.unspoken(scope, text)
+        except Exception:  # never a broken turn because of a kept thought
+            _log.exception("unspoken thoughts not read")
+            return ""
 
     async def _timed_thought(
         self,

@@ -16,7 +16,6 @@ import typer
 if TYPE_CHECKING:  # imported when a command runs: `jarvis --help` stays fast
     from jarvis.app.infra import AppAssembly
     from jarvis.core.scheduler.preapproval import PreapprovalStore
-    from jarvis.core.sources.definition import Source
 
 sources = typer.Typer(help="Feeds and pages watched for what is new.", invoke_without_command=True)
 _User = Annotated[str, typer.Option("--user", help="Who asks (the terminal user: local).")]
@@ -40,35 +39,11 @@ def _run(work: Work) -> None:
     typer.echo(with_storage(run, demo=False))
 
 
-def _find(app: AppAssembly, source_id: str) -> Source:
-    from jarvis.core.sources.definition import load_sources
-
-    found, errors = load_sources(app.settings.home)
-    if source_id in errors:
-        raise ValueError(f"{source_id}: broken file: {errors[source_id]}")
-    for source in found:
-        if source.id == source_id:
-            return source
-    raise LookupError(f"no source {source_id!r} in ~/.jarvis/external_sources/")
-
-
 async def _listing(app: AppAssembly, store: PreapprovalStore) -> str:
-    from jarvis.core.sources.definition import load_sources
-    from jarvis.core.sources.store import read_status
+    from jarvis.app.sources.manage import row_line, source_rows
 
-    found, errors = load_sources(app.settings.home)
-    lines = [f"{name}: broken file: {why}" for name, why in errors.items()]
-    for source in found:
-        status = read_status(app.settings.home, source.id)
-        grants = ", ".join(f"{g.tool}:{g.state}" for g in await store.status(source))
-        state = "paused" if status.paused else ("on" if source.enabled else "off")
-        match = ", ".join(source.match) or "*"
-        lines.append(
-            f"{source.id} [{state}] {status.url or source.url} every {source.every}"
-            f" notify {source.notify} match {match} (owner {source.owner}) {grants}"
-            f" — {status.line or 'never polled'}"
-        )
-    return "\n".join(lines) or "(no sources in ~/.jarvis/external_sources/)"
+    rows = await source_rows(app.settings.home, store)
+    return "\n".join(row_line(r) for r in rows) or "(no sources in ~/.jarvis/external_sources/)"
 
 
 @sources.callback()
@@ -97,24 +72,18 @@ def add(
     """Add a source (off until its owner pre-approves web_fetch to its host: `grant`)."""
 
     async def work(app: AppAssembly, store: PreapprovalStore) -> str:
-        from jarvis.core.sources.definition import Source, one_line_error, write_source
+        from jarvis.app.sources.manage import add_source
 
-        path = app.settings.home / "external_sources" / f"{source_id}.yaml"
-        if path.exists():
-            raise ValueError(f"{source_id}: already exists ({path})")
-        try:
-            source = Source(
-                id=source_id,
-                url=url,
-                every=every,
-                match=match or [],
-                notify=notify,
-                max_per_day=max_per_day,
-                owner=user,
-            )
-        except ValueError as exc:
-            raise ValueError(one_line_error(exc)) from None
-        write_source(app.settings.home, source)
+        source = add_source(
+            app.settings.home,
+            source_id,
+            url,
+            every=every,
+            match=match or [],
+            notify=notify,
+            max_per_day=max_per_day,
+            owner=user,
+        )
         return (
             f"{source_id}: added, off. The owner pre-approves web_fetch to {source.host} and"
             f" turns it on with: jarvis sources grant {source_id}"
@@ -128,11 +97,9 @@ def grant(source_id: str, user: _User = "local") -> None:
     """Pre-approve web_fetch to the source's host (the owner only) and turn it on."""
 
     async def work(app: AppAssembly, store: PreapprovalStore) -> str:
-        from jarvis.core.sources.definition import write_source
+        from jarvis.app.sources.manage import grant_source
 
-        source = _find(app, source_id)
-        await store.grant(source, ["web_fetch"], user)
-        write_source(app.settings.home, source.model_copy(update={"enabled": True}))
+        source = await grant_source(app.settings.home, store, source_id, user)
         return f"{source_id}: web_fetch to {source.host} pre-approved by {user}; on"
 
     _run(work)
@@ -143,14 +110,9 @@ def remove(source_id: str) -> None:
     """Delete a source (what it saw stays in external_seen.jsonl)."""
 
     async def work(app: AppAssembly, store: PreapprovalStore) -> str:
-        from jarvis.core.sources.definition import source_file
-        from jarvis.core.sources.store import status_file
+        from jarvis.app.sources.manage import remove_source
 
-        path = source_file(app.settings.home, source_id)
-        if not path.exists():
-            raise LookupError(f"no source {source_id!r} in ~/.jarvis/external_sources/")
-        path.unlink()
-        status_file(app.settings.home, source_id).unlink(missing_ok=True)
+        remove_source(app.settings.home, source_id)
         return f"{source_id}: removed"
 
     _run(work)
@@ -161,10 +123,11 @@ def check(source_id: str) -> None:
     """Poll a source now and print what is new (it then counts as seen)."""
 
     async def work(app: AppAssembly, store: PreapprovalStore) -> str:
+        from jarvis.app.sources.manage import find_source
         from jarvis.app.sources.poller import SourcePoller
         from jarvis.app.unattended.sources import source_fetcher
 
-        source = _find(app, source_id)
+        source = find_source(app.settings.home, source_id)
         poller = SourcePoller(app.settings.home, source_fetcher(app), store, app.clock)
         report = await poller.poll(source, "check", notify=False)
         lines = [f"{source_id}: {report.line}"]

@@ -24,11 +24,13 @@ from jarvis.common.logging import get_logger
 from jarvis.common.storage_errors import StorageUnavailable, describe_storage_error
 from jarvis.core.policy.rule_store import visible_to
 from jarvis.ui.web import (
+    routes_focus,
     routes_learning,
     routes_mcp,
     routes_proactive,
     routes_rules,
     routes_sessions,
+    routes_sources,
     routes_unattended,
 )
 from jarvis.ui.web.commands import register as register_command_routes
@@ -123,6 +125,8 @@ def create_app(assembly: AppAssembly) -> FastAPI:
     register_command_routes(app, state.commands)
     routes_unattended.register(app, state)
     routes_proactive.register(app, state)
+    routes_focus.register(app, state)
+    routes_sources.register(app, state)
     routes_learning.register(app, state)
 
     register_static_route(app)

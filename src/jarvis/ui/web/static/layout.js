@@ -12,7 +12,7 @@
   // --- The side column --------------------------------------------------------------------------
   // Feature scripts add their cards (prepend or append); the order is fixed once they ran, and
   // new cards found later join before the rules.
-  const FIRST = ["agenda-card", "proactive-card", "activity-card"];
+  const FIRST = ["agenda-card", "focus-card", "proactive-card", "activity-card"];
   const LAST = ["rules-card"];
   function orderCards() {
     const side = $("side");

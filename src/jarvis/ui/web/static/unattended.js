@@ -56,7 +56,12 @@
   const seen = new Set();
   // A window without a session socket (none until the first message) still hears them.
   const stream = new EventSource("/api/unattended/events");
-  stream.onmessage = (m) => show(JSON.parse(m.data));
+  stream.onmessage = (m) => {
+    const ev = JSON.parse(m.data);
+    // Other events of the person (focus_state, focus_panel) go to the cards that listen.
+    if (ev.type && ev.type !== "proactive_message") { window.dispatchEvent(new CustomEvent(`jarvis:${ev.type}`, { detail: ev })); return; }
+    show(ev);
+  };
   stream.onopen = () => { inboxCard.dataset.live = "1"; };
   stream.onerror = () => { delete inboxCard.dataset.live; }; // it reconnects by itself
   hud.on("proactive_message", (ev) => show(ev));

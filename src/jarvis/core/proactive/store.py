@@ -12,6 +12,7 @@ from typing import Any
 from jarvis.common.atomic import atomic_write_text
 from jarvis.common.logging import get_logger
 from jarvis.core.proactive.learner import KindCounts, LearnerState
+from jarvis.core.proactive.surface import Unspoken
 
 _log = get_logger("jarvis.proactive")
 KEEP_SAID = 50  # the last messages kept (for feedback, "do it", recent topics and counts)
@@ -35,6 +36,7 @@ class AgentState:
     learner: LearnerState = field(default_factory=LearnerState)
     said: list[Said] = field(default_factory=list)
     events_ms: int = 0  # the newest goal / Focus step / source item already taken as a trigger
+    unspoken: list[Unspoken] = field(default_factory=list)  # held back; may surface when relevant
 
 
 def _learner(data: dict[str, Any]) -> LearnerState:
@@ -57,6 +59,7 @@ def _decode(text: str) -> AgentState:
         learner=_learner(dict(data.get("learner", {}))),
         said=[Said(**item) for item in data.get("said", [])],
         events_ms=int(data.get("events_ms", 0)),
+        unspoken=[Unspoken(**item) for item in data.get("unspoken", [])],
     )
 
 
