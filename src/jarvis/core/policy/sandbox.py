@@ -43,7 +43,7 @@ from jarvis.core.policy.fence import (
     Fence,
     call_targets,
     fence_call,
-    shell_secret_word,
+    shell_fence_word,
 )
 from jarvis.core.policy.glob_scope import call_pattern_problem
 from jarvis.core.policy.network import url_host
@@ -227,7 +227,7 @@ class Sandbox:
         ):
             return Decision("allow", "sandboxed")
         decision = await self._approval(tool, call, ctx, match, required, dry_run)
-        warning = fence.warning or ("secret_path" if match.reason == "secret_path" else "")
+        warning = fence.warning or (match.reason if match.reason in _FENCE_CODES else "")
         if warning and not decision.detail:
             return dataclasses.replace(decision, detail=warning)
         return decision
@@ -335,8 +335,9 @@ class Sandbox:
                 return NO_MATCH
             analysis = analyze_shell(command)
             match = match_shell_rules(analysis, rules, now_ms=now, fingerprint=current)
-            if match.outcome == "allow" and shell_secret_word(command, self._boundary):
-                return RuleMatch("none", reason="secret_path")  # a human must see this line
+            fenced = match.outcome == "allow" and shell_fence_word(command, self._boundary)
+            if fenced:
+                return RuleMatch("none", reason=fenced[0])  # a human must see this line
             return match
         if tool.name in FILE_TOOLS:
             if not has_rules(tool.name, rules):
@@ -436,6 +437,9 @@ class Sandbox:
         if entry.turn != ctx.turn:
             entry.turn, entry.counts = ctx.turn, Counter()
         return entry
+
+
+_FENCE_CODES = frozenset({"secret_path", "outside_workspace", "unresolvable_path"})
 
 
 def _declared(tool: Tool) -> bool | None:
