@@ -37,6 +37,10 @@ class WatchSourceTool(Tool):
             "every": {"type": "string", "description": "'30 minutes', '2 hours', '1 day'"},
             "match": {"type": "array", "items": {"type": "string"}},
             "notify": {"type": "string", "enum": ["digest", "immediate", "off"]},
+            "interests": {
+                "type": "boolean",
+                "description": "Also match what the user model knows the user is interested in",
+            },
         },
         "required": ["url"],
     }
@@ -54,6 +58,7 @@ class WatchSourceTool(Tool):
             fields["every"] = str(args["every"])
         if args.get("notify"):
             fields["notify"] = str(args["notify"])
+        fields["interests"] = bool(args.get("interests"))
         fields["match"] = [str(m).strip() for m in args.get("match") or [] if str(m).strip()]
         try:
             source = add_source(self.home, name, url, **fields)
