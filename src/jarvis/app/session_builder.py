@@ -19,6 +19,7 @@ from jarvis.core.agenda import AgendaJob
 from jarvis.core.mcp.prompting import server_instructions
 from jarvis.core.memory_tools import EVERY_AGENT_TOOLS
 from jarvis.core.memory_tools.corrections import CorrectionJob
+from jarvis.core.memory_tools.semantic_job import SemanticMemoryJob
 from jarvis.core.procedures.idle import IdleLearningJob
 from jarvis.core.procedures.tools import ProcedureTools
 from jarvis.core.session import AgentSession, SessionSetup, TurnJob
@@ -102,6 +103,9 @@ class SessionBuilder:
         if self.app.settings.openloop.enabled:
             jobs.append(self._agenda_job())
         jobs.append(CorrectionJob(self.app.memory))
+        memory = self.app.settings.memory
+        if memory.enabled and memory.semantic:
+            jobs.append(SemanticMemoryJob(self.app.memory))
         if self.app.settings.user_model.enabled and self.app.settings.user_model.extract:
             jobs.append(UserModelJob(user_model_store(self.app)))
         if self.app.learning is not None:

@@ -35,6 +35,11 @@ class AgendaQuestion(BaseModel):
     loop_ids: list[str]
 
 
+# Words whose judge call gave way every time, kept to judge after the next turn (a bound: the
+# oldest beyond it is dropped with an error in the log, never silently).
+MAX_WAITING = 8
+
+
 class AgendaJob:
     """A session turn job (see `SessionSetup.turn_jobs`)."""
 
@@ -43,19 +48,30 @@ class AgendaJob:
         self.judge = judge
         # Run after the reply instead of beside it (set for local one-slot model servers).
         self.after_reply = False
+        # (words, when they were said) not judged yet: the judge gave way to the person each time.
+        self.waiting: list[tuple[str, datetime]] = []
 
     async def __call__(self, session: AgentSession, user_text: str) -> None:
+        now = datetime.fromtimestamp(self.service.clock.now_ms() / 1000, self.service.tz)
+        earlier, self.waiting = self.waiting, []
+        for text, said in [*earlier, (user_text, now)]:
+            await self._judge(session, text, said)
+
+    async def _judge(self, session: AgentSession, user_text: str, now: datetime) -> None:
         info = session.info
         shown = await self.service.current(info.agent_id, info.user_id)
-        frame = JudgeFrame()
+        frame: JudgeFrame | None = JudgeFrame()
         if self.judge is not None:
-            now = datetime.fromtimestamp(self.service.clock.now_ms() / 1000, self.service.tz)
             try:
                 frame = await self.judge.judge(user_text, now, shown)
             except Exception:  # the judge never breaks a turn; code rules still run below
                 _log.exception("AGENDA judge failed")
+                frame = JudgeFrame()
+        if frame is None:  # it gave way to the person every time: judged after the next turn
+            self._wait(user_text, now)
+            return
         scope = LoopScope(agent_id=info.agent_id, user_id=info.user_id, session_id=info.id)
-        change = await self.service.apply(scope, user_text, frame, shown)
+        change = await self.service.apply(scope, user_text, frame, shown, said=now)
         if change.changed:
             created = len(change.created) + len(change.reopened)
             session.emit(
@@ -63,6 +79,13 @@ class AgendaJob:
             )
         if change.asked:
             session.emit(ask_which(info.id, change.asked, shown, session.setup.language))
+
+    def _wait(self, user_text: str, now: datetime) -> None:
+        self.waiting.append((user_text, now))
+        _log.warning("AGENDA: not judged yet, kept for after the next turn: %r", user_text[:80])
+        if len(self.waiting) > MAX_WAITING:
+            dropped, _ = self.waiting.pop(0)
+            _log.error("AGENDA: %d words wait already; dropped unjudged: %r", MAX_WAITING, dropped)
 
 
 def ask_which(

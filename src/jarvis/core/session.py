@@ -215,6 +215,7 @@ class AgentSession:
             abort=abort,
             user_id=self.info.user_id,
             emit=self.emit,
+            language=setup.language,
         )
         config = await self._loop_config()
         result = await run_agent_loop(

@@ -9,6 +9,8 @@ it were memory. So an episode is recalled only when
   (words only the model's answer shares do not count), or its meaning is close (cosine at the
   embedder's threshold);
 
+- it did not state a semantic fact the person has **corrected** since (`superseded`),
+
 and a turn that used no tools comes back as the person's words only — what the model answered
 without doing anything is not evidence. Other items (semantic) need a shared content word or a
 close meaning. Every recalled item carries its reason, shown to the person.
@@ -16,6 +18,8 @@ close meaning. Every recalled item carries its reason, shown to the person.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
 
 from jarvis.memory.store import MemoryItem
@@ -45,6 +49,14 @@ class RecallReason:
     similarity: float | None = None
 
 
+_WORDS = re.compile(r"[\w가-힣]+")
+
+
+def normalized(text: str) -> str:
+    """Words only, case-folded: "I live in Busan." and "i live in busan" are the same words."""
+    return " ".join(_WORDS.findall(unicodedata.normalize("NFC", text).casefold()))
+
+
 def content_words(text: str) -> set[str]:
     return {word for word in tokens(text) if word not in STOPWORDS}
 
@@ -67,8 +79,10 @@ def recall_reason(
     floor: float,
 ) -> RecallReason | None:
     """Why `item` may be recalled for a query with these content `words`; None: it may not."""
-    if item.episode is not None and item.episode.outcome != "success":
-        return None
+    if item.episode is not None and (
+        item.episode.outcome != "success" or item.episode.metadata.get("superseded")
+    ):
+        return None  # a failed turn, or one that stated a fact the person corrected since
     shared = matched_words(words, person_words(item))
     similarity = None
     if (

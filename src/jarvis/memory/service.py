@@ -9,7 +9,13 @@ from jarvis.common.i18n import Language, t
 from jarvis.memory.config import MemorySettings
 from jarvis.memory.episodes import Episode
 from jarvis.memory.recall import EpisodeFilter, filter_episodes, rank_recalled
-from jarvis.memory.recall_rules import RecallReason, content_words, recall_reason, recalled_text
+from jarvis.memory.recall_rules import (
+    RecallReason,
+    content_words,
+    normalized,
+    recall_reason,
+    recalled_text,
+)
 from jarvis.memory.store import ALL_KINDS, InMemoryItemStore, ItemKind, ItemStore, MemoryItem
 from jarvis.memory.working import InMemoryWorkingStore, WorkingStore
 from jarvis.model_layer.embeddings import Embedder, cosine
@@ -100,7 +106,7 @@ class MemoryService:
                 reason = recall_reason(item, words, query_vector, floor)
                 if reason is not None:
                     reasons[item.id] = reason
-        eligible = [item for item in candidates if item.id in reasons]
+        eligible = _stated_once([item for item in candidates if item.id in reasons])
         recalled = rank_recalled(eligible, query, working, query_vector)[:limit]
         if recalled:
             rehearsed = working.rehearsed([item.id for item in recalled])
@@ -134,9 +140,10 @@ class MemoryService:
         await self.working.save(scope.agent_id, scope.session_id, working.noted(text))
 
     def _in_window(self, item: MemoryItem, scope: MemoryScope) -> bool:
-        """Episodes of turns the model already sees verbatim are not recalled twice."""
+        """Episodes and stated facts of turns the model already sees verbatim are not recalled
+        twice."""
         return (
-            item.kind == "episode"
+            item.kind in _RECALLED
             and item.session_id == scope.session_id
             and item.turn >= scope.turn - self.recent_turns
         )
@@ -212,6 +219,20 @@ class MemoryService:
     ) -> list[Episode]:
         return filter_episodes(await self.episodes(agent_id, user_id), wanted)
 
+    async def supersede_episodes(self, agent_id: str, user_id: str, words: str) -> int:
+        """Mark the episodes whose person's words state `words` (`normalized`) as superseded: the
+        person corrected that fact, so those turns are no longer recalled. How many."""
+        marked = 0
+        for item in await self.episode_items(agent_id, user_id):
+            episode = item.episode
+            if episode is None or episode.metadata.get("superseded"):
+                continue
+            if words and words in normalized(episode.utterance):
+                metadata = {**episode.metadata, "superseded": True}
+                await self.update_episode(item, episode.model_copy(update={"metadata": metadata}))
+                marked += 1
+        return marked
+
     async def update_episode(self, item: MemoryItem, episode: Episode) -> None:
         await self.store.replace_episode(item.agent_id, item.user_id, item.id, episode)
 
@@ -257,6 +278,18 @@ def explain(item: MemoryItem, reason: RecallReason, lang: Language) -> str:
     if item.episode is None:
         return why
     return t("memory.recall.episode", lang, turn=item.turn, why=why)
+
+
+def _stated_once(items: list[MemoryItem]) -> list[MemoryItem]:
+    """A turn that stated a fact comes back as the semantic item, not also as its episode."""
+    stated = {(item.session_id, item.turn) for item in items if item.kind == "semantic"}
+    return [
+        item
+        for item in items
+        if item.episode is None
+        or item.episode.tool_calls
+        or (item.session_id, item.turn) not in stated
+    ]
 
 
 def _render(found: dict[ItemKind, list[MemoryItem]], notes: list[str], lang: Language) -> str:

@@ -8,7 +8,10 @@ reply would hold the slot while the person's next message queues behind it, so:
   words) is running on the same server, and asks for at most `max_tokens` tokens;
 - a call of the person's that starts while background calls run cancels them: their request is
   closed (the server stops generating) and their stream ends with a `ProviderError` of kind
-  `preempted`, which the caller may ask again later (it then waits for the person's call).
+  `preempted`, which the caller may ask again later (it then waits for the person's call);
+- background calls run one at a time: on a one-slot server a second one would queue inside the
+  server behind the first and could reach the model timeout there (seen with llama.cpp: two
+  AGENDA judges after two quick messages, the second failed after 120 s in the queue).
 
 One `ModelLane` per server; `foreground` and `background` wrap the same provider. A hosted API
 serves many calls at once: there background calls are only capped (`yielding=False`).
@@ -35,11 +38,18 @@ class ModelLane:
         self._idle = asyncio.Event()
         self._idle.set()
         self._running: set[asyncio.Event] = set()  # each running background call's stop signal
+        self._one = asyncio.Lock()  # background calls one at a time (yielding lanes)
         self.preempted = 0  # background calls cancelled for the person (logs, tests)
+        self.finished = 0  # background calls that ran to their end (logs, tests)
 
     @property
     def busy(self) -> bool:
         return self._foreground > 0
+
+    @property
+    def background(self) -> int:
+        """Background calls running now (started after `wait_idle`, not yet ended)."""
+        return len(self._running)
 
     def enter_foreground(self) -> None:
         self._foreground += 1
@@ -57,13 +67,23 @@ class ModelLane:
         while self.yielding and self._foreground:
             await self._idle.wait()
 
-    def register(self) -> asyncio.Event:
+    async def enter_background(self) -> asyncio.Event:
+        """Wait until no call of the person's runs and no other background call does (yielding
+        lanes); the returned event is set when a call of the person's starts."""
+        while self.yielding:
+            await self.wait_idle()
+            await self._one.acquire()
+            if not self._foreground:
+                break
+            self._one.release()  # the person started while this call waited for the other one
         stop = asyncio.Event()
         self._running.add(stop)
         return stop
 
-    def release(self, stop: asyncio.Event) -> None:
+    def leave_background(self, stop: asyncio.Event) -> None:
         self._running.discard(stop)
+        if self.yielding:
+            self._one.release()
 
 
 class ForegroundProvider(Provider):
@@ -112,10 +132,18 @@ class BackgroundProvider(Provider):
     async def stream(
         self, model: str, ctx: LLMContext, options: StreamOptions | None = None
     ) -> AsyncIterator[StreamEvent]:
-        await self.lane.wait_idle()
-        stop = self.lane.register()
+        stop = await self.lane.enter_background()
         source = self.inner.stream(model, ctx, self.capped(options))
         stopped = asyncio.ensure_future(stop.wait())
+        left = False
+
+        def leave() -> None:  # before a last event too: a caller may stop reading there
+            nonlocal left
+            if not left:
+                left = True
+                stopped.cancel()
+                self.lane.leave_background(stop)
+
         try:
             while True:
                 step = asyncio.ensure_future(_next(source))
@@ -125,6 +153,7 @@ class BackgroundProvider(Provider):
                     with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
                         await step
                     self.lane.preempted += 1
+                    leave()
                     yield ProviderError(
                         message="a background model call gave way to the person's turn",
                         kind="preempted",
@@ -132,11 +161,14 @@ class BackgroundProvider(Provider):
                     return
                 event = step.result()
                 if event is None:
+                    self.lane.finished += 0 if left else 1  # a stream without a last event
                     return
+                if isinstance(event, (Stop, ProviderError)):
+                    self.lane.finished += 1
+                    leave()
                 yield event
         finally:
-            stopped.cancel()
-            self.lane.release(stop)
+            leave()
             if isinstance(source, AsyncGenerator):
                 await source.aclose()
 

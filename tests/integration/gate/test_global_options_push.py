@@ -12,6 +12,7 @@ import pytest
 
 from jarvis.core.approvals.audit import AuditLog
 from jarvis.core.policy.gate import Gate
+from jarvis.core.policy.sandbox import Sandbox
 from jarvis.core.tools.builtins import builtin_tools
 from jarvis.core.tools.executor import GatedTools
 from jarvis.core.tools.registry import ToolRegistry
@@ -32,6 +33,13 @@ PUSHES = [
 def git(*args: str, cwd: Path) -> str:
     done = subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True)
     return done.stdout
+
+
+def gated(sandbox: Sandbox, work: Path) -> tuple[ToolRegistry, GatedTools]:
+    registry = ToolRegistry()
+    for tool in builtin_tools():
+        registry.register(tool)
+    return registry, GatedTools(registry, work, Gate(sandbox, AuditLog(), "en"))
 
 
 def bash(command: str, cwd: Path) -> None:
@@ -57,10 +65,7 @@ async def test_every_spelling_of_a_push_is_blocked_and_nothing_reaches_the_remot
 ) -> None:
     work, remote = workspace
     sandbox, human = make(work, rules=SHARED, agent_rules=ALWAYS_GIT)
-    registry = ToolRegistry()
-    for tool in builtin_tools():
-        registry.register(tool)
-    tools = GatedTools(registry, work, Gate(sandbox, AuditLog(), "en"))
+    registry, tools = gated(sandbox, work)
     for command in PUSHES:
         call = ToolCall(id="c", name="bash", arguments={"command": command})
         result = await tools.execute(call, ctx())
@@ -98,16 +103,12 @@ async def test_other_commands_that_push_are_blocked_and_really_push_without_the_
 ) -> None:
     work, remote = workspace
     sandbox, human = make(work, rules=SHARED, agent_rules=ALWAYS_GIT)
-    registry = ToolRegistry()
-    for tool in builtin_tools():
-        registry.register(tool)
-    tools = GatedTools(registry, work, Gate(sandbox, AuditLog(), "en"))
+    _, tools = gated(sandbox, work)
     for command in OTHER_PUSHES:
         call = ToolCall(id="c", name="bash", arguments={"command": command})
         result = await tools.execute(call, ctx())
         assert result.is_error and result.content.startswith("blocked"), (command, result)
-    assert git("for-each-ref", cwd=remote) == ""
-    assert human.requests == []
+    assert git("for-each-ref", cwd=remote) == "" and human.requests == []
     for command in OTHER_PUSHES:  # the same lines, run by bash itself: each is a push
         before = git("for-each-ref", cwd=remote)
         bash(command, cwd=work)

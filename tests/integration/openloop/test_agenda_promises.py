@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 from pydantic import BaseModel
 
 from jarvis.agent_layer.loop import AgentLoopConfig
-from jarvis.agent_layer.openloop.judge import AgendaJudge
+from jarvis.agent_layer.openloop.judge import GIVE_WAY_ATTEMPTS, AgendaJudge
 from jarvis.agent_layer.openloop.openloop_types import OpenLoop, OpenLoopConfig
 from jarvis.agent_layer.openloop.service import OpenLoopService
 from jarvis.agent_layer.openloop.store import JsonlOpenLoopStore
@@ -167,3 +167,31 @@ async def test_friday_evening_promises_are_kept_once_asked_about_and_never_inven
     assert "bash" not in descriptions
     kept = descriptions["renew passport before trip"]
     assert kept.evidence == "I must renew my passport before the trip"
+
+
+async def test_a_promise_whose_judge_always_gave_way_is_judged_after_the_next_turn(
+    tmp_path: Path,
+) -> None:
+    """A one-slot server and a person who keeps typing: every call of the judge gave way. The
+    words wait (not dropped) and are judged first when the next turn's job runs."""
+    gave_way = {"left": GIVE_WAY_ATTEMPTS}
+
+    def judge(ctx: LLMContext) -> FauxResponse:
+        if gave_way["left"]:
+            gave_way["left"] -= 1
+            return FauxResponse(error="gave way", error_kind="preempted")
+        return JUDGE(ctx)
+
+    world = await World.start(tmp_path, Judge({}))
+    world.session.setup.turn_jobs[0].judge.provider = FauxProvider(script=judge)  # type: ignore[attr-defined]
+    await world.say(PROMISE)
+    assert await world.rows() == []
+    (job,) = world.session.setup.turn_jobs
+    assert [text for text, _ in job.waiting] == [PROMISE]  # type: ignore[attr-defined]
+    world.clock.now += 8 * 24 * HOUR_MS  # a week later: "by friday" is read as when it was said
+    await world.say("thanks")
+    [loop] = await world.rows()
+    assert loop.description == "send the report to Dana" and loop.status == "open"
+    assert loop.evidence and "send the report to Dana" in loop.evidence
+    assert due_text(loop) == "Fri 2026-10-23 10:00"
+    assert job.waiting == []  # type: ignore[attr-defined]

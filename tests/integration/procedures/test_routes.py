@@ -21,12 +21,15 @@ async def test_memory_and_procedure_routes(tmp_path: Path) -> None:
             assert (await http.get("/api/memory?agent=nobody")).status_code == 404
             items = (await http.get(f"/api/memory?session={session}")).json()["items"]
             assert (await http.get("/api/memory")).json()["items"] == items  # main, this person
-            assert [i["kind"] for i in items] == ["episode"] and "Bori" in items[0]["text"]
+            # The turn's episode, and the fact the person stated (semantic memory).
+            assert sorted(i["kind"] for i in items) == ["episode", "semantic"]
+            assert all("Bori" in i["text"] for i in items)
             wrong = await http.post(f"/api/memory/wrong?session={session}")
             assert "(1)" in wrong.json()["text"]
-            gone = await http.delete(f"/api/memory/{items[0]['id']}?session={session}")
+            episode = next(i for i in items if i["kind"] == "episode")
+            gone = await http.delete(f"/api/memory/{episode['id']}?session={session}")
             assert gone.status_code == 200
-            again = await http.delete(f"/api/memory/{items[0]['id']}?session={session}")
+            again = await http.delete(f"/api/memory/{episode['id']}?session={session}")
             assert again.status_code == 404
             listed = (await http.get(f"/api/procedures?session={session}")).json()["procedures"]
             assert [(p["name"], p["status"], p["revision"]) for p in listed] == [

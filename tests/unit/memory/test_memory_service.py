@@ -27,7 +27,8 @@ async def test_sections_follow_the_seed_order() -> None:
     await memory.remember(scope, "task_pattern", "always run tests", 1)
     await memory.remember(scope, "procedure", "deploy steps", 1)
     await memory.remember(scope, "fact", "user lives in Seoul", 1)
-    await memory.remember(scope, "semantic", "deploy happens on friday", 1)
+    earlier = MemoryScope("main", "u", "s0", 1)  # a stated fact of this turn is not recalled
+    await memory.remember(earlier, "semantic", "deploy happens on friday", 1)
     block = await memory.observe(scope, "when is the deploy")
     order = ["[핵심 사실]", "[장기 기억]", "[절차 기억]", "[작업 패턴]", "[작업 공유 메모리]"]
     positions = [block.index(title) for title in order]

@@ -91,3 +91,45 @@ async def test_a_hosted_api_runs_background_calls_beside_the_persons() -> None:
     events = await job
     assert isinstance(events[-1], Stop) and lane.preempted == 0
     assert slow.options[0] is not None and slow.options[0].max_tokens == 64  # still capped
+
+
+async def test_background_calls_run_one_at_a_time_on_a_yielding_lane() -> None:
+    """On a one-slot server a second background request would queue inside the server behind
+    the first one and could reach the model timeout there: the lane holds it back instead."""
+    lane, first, second = ModelLane(), Gated(), Gated()
+    second.go.set()
+    one = asyncio.create_task(collect(BackgroundProvider(first, lane, 64).stream("m", CTX)))
+    await first.started.wait()
+    two = asyncio.create_task(collect(BackgroundProvider(second, lane, 64).stream("m", CTX)))
+    await asyncio.sleep(0)  # let the second call reach the lane
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert not second.started.is_set() and lane.background == 1
+    first.go.set()
+    assert isinstance((await one)[-1], Stop)
+    assert isinstance((await two)[-1], Stop)
+    assert lane.finished == 2 and lane.background == 0
+
+
+async def test_a_caller_that_stops_at_the_last_event_frees_the_lane() -> None:
+    lane, inner = ModelLane(), Gated()
+    inner.go.set()
+    async for event in BackgroundProvider(inner, lane, 64).stream("m", CTX):
+        if isinstance(event, Stop):
+            break  # not read to its end, not closed
+    assert lane.background == 0
+    nxt = Gated()
+    nxt.go.set()
+    assert isinstance((await collect(BackgroundProvider(nxt, lane, 64).stream("m", CTX)))[-1], Stop)
+
+
+async def test_a_hosted_api_lane_runs_background_calls_side_by_side() -> None:
+    lane, first, second = ModelLane(yielding=False), Gated(), Gated()
+    one = asyncio.create_task(collect(BackgroundProvider(first, lane, 64).stream("m", CTX)))
+    two = asyncio.create_task(collect(BackgroundProvider(second, lane, 64).stream("m", CTX)))
+    await first.started.wait()
+    await second.started.wait()
+    assert lane.background == 2
+    first.go.set()
+    second.go.set()
+    await asyncio.gather(one, two)

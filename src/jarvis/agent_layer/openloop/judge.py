@@ -21,9 +21,11 @@ from jarvis.model_layer.provider import Provider
 _log = get_logger("jarvis.openloop")
 
 JUDGE_MARKER = "[AGENDA judge]"
-# Failures of a call that was cut short, worth asking once more (`preempted`: it gave way to the
-# person's next turn; asked again, it waits until that turn's model call is done).
-_CUT = frozenset({"broken_stream", "server", "timeout", "unreachable", "preempted"})
+# Failures of a call that was cut short, worth asking once more.
+_CUT = frozenset({"broken_stream", "server", "timeout", "unreachable"})
+# A call that gave way to the person's turn (`preempted`) is asked again after each of their
+# model calls, up to this many times (a person who keeps typing keeps the slot).
+GIVE_WAY_ATTEMPTS = 8
 
 _PROMPTS: dict[Language, str] = {
     "ko": (
@@ -69,11 +71,16 @@ class AgendaJudge:
             system_prompt=_PROMPTS[self.language], messages=[UserMessage(content=text)]
         )
 
-    async def judge(self, user_input: str, now: datetime, shown: list[OpenLoop]) -> JudgeFrame:
+    async def judge(
+        self, user_input: str, now: datetime, shown: list[OpenLoop]
+    ) -> JudgeFrame | None:
         """The parsed frame; a failed call gives an empty frame (code rules still apply). A call
-        that was cut (a one-slot server interrupting it for the reply) is asked once more."""
+        that was cut is asked once more; one that gave way to the person's turn (a one-slot
+        server) is asked again after each of their calls, up to `GIVE_WAY_ATTEMPTS` times: None
+        when it gave way every time, so the caller keeps the words to judge later."""
         context = self.context(user_input, now, shown)
-        for attempt in range(2):
+        cut = gave_way = 0
+        while True:
             parts: list[str] = []
             failure: ProviderError | None = None
             async for event in self.provider.stream(self.model, context):
@@ -84,10 +91,16 @@ class AgendaJudge:
             if failure is None:
                 text = "".join(parts)
                 return drop_echoes(parse_judge_output(text, self.tz), self.language, user_input)
+            if failure.kind == "preempted":
+                gave_way += 1
+                if gave_way < GIVE_WAY_ATTEMPTS:
+                    continue  # the next call waits until the person's call is done
+                _log.warning("AGENDA judge gave way %d times; the words wait", gave_way)
+                return None
             _log.warning("AGENDA judge call failed: %s", failure.message)
-            if attempt or failure.kind not in _CUT:
-                break
-        return JudgeFrame()
+            cut += 1
+            if cut > 1 or failure.kind not in _CUT:
+                return JudgeFrame()
 
 
 def drop_echoes(frame: JudgeFrame, language: Language, user_input: str) -> JudgeFrame:

@@ -98,12 +98,19 @@ class OpenLoopService:
         return numbered(lp for lp in loops if lp.id not in gone)
 
     async def apply(
-        self, scope: LoopScope, user_input: str, frame: JudgeFrame, shown: list[OpenLoop]
+        self,
+        scope: LoopScope,
+        user_input: str,
+        frame: JudgeFrame,
+        shown: list[OpenLoop],
+        said: datetime | None = None,
     ) -> AgendaChange:
-        """Apply a judge frame to the loops that were shown to the judge, and store the change."""
+        """Apply a judge frame to the loops that were shown to the judge, and store the change.
+        `said`: when the words were said, if they were judged later ("by friday" is read then)."""
         now = self.clock.now_ms()
         # The judge drops the `@` due about half the time: read it from the user's words.
-        filled = fill_due(frame, user_input, datetime.fromtimestamp(now / 1000, self.tz), self.tz)
+        said = said or datetime.fromtimestamp(now / 1000, self.tz)
+        filled = fill_due(frame, user_input, said, self.tz)
         closed = await self._recently_closed(scope, now)
         cosines = await self._cosines(filled, [*shown, *closed])
         spans = await self._span_cosines(filled, [*shown, *closed], cosines, now)
