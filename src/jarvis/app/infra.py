@@ -272,7 +272,12 @@ class InfraBuilder:
         registry = ToolRegistry()
         settings = self.settings
         registry.register_all(
-            builtin_tools(settings.tools, settings.security, jarvis_home=settings.home)
+            builtin_tools(
+                settings.tools,
+                settings.security,
+                jarvis_home=settings.home,
+                language=settings.language,
+            )
         )
         return registry
 
@@ -339,7 +344,9 @@ class InfraBuilder:
                 plugins,
                 skills,
                 definitions,
-                Confiner.from_settings(settings.security, Path.home(), settings.home),
+                Confiner.from_settings(
+                    settings.security, Path.home(), settings.home, settings.language
+                ),
             ),
             definitions=definitions,
             demo=self.demo,

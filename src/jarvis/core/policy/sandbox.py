@@ -7,28 +7,28 @@ repeated denials → remembered allow rules → ask a human.
 The boundary adds to "approval required": a read or write outside the workspace, a bash line
 naming a secret location and (by default) every web_fetch ask even when the role policy would
 not; rules for them are matched on the real path (files) or the host (web_fetch).
+
+Beside it: `decision.py` (`Decision`, the policy fingerprint, a call's identity for counting
+denials) and `gate_request.py` (the approval request a person sees), both pure.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import os
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import psycopg
 
 from jarvis.agent_layer.tools import ToolCallContext
-from jarvis.common.clock import Clock, new_id
+from jarvis.common.clock import Clock
 from jarvis.common.logging import get_logger
-from jarvis.core.approvals.file_diff import file_change_diff
-from jarvis.core.approvals.request import AnswerOption, ApprovalRequest, preview_args
+from jarvis.core.approvals.request import ApprovalRequest
 from jarvis.core.approvals.service import ApprovalService
 from jarvis.core.config import SecuritySettings
 from jarvis.core.plugins.host import PluginHost
@@ -36,6 +36,12 @@ from jarvis.core.policy.boundary import Boundary
 from jarvis.core.policy.boundary_rules import has_rules, match_host_rules, match_target_rules
 from jarvis.core.policy.consent_chain import strictest
 from jarvis.core.policy.dangerous import DangerousMatcher
+from jarvis.core.policy.decision import (
+    RULES_UNREADABLE,
+    Decision,
+    args_key,
+    policy_fingerprint,
+)
 from jarvis.core.policy.destructive import judge_command
 from jarvis.core.policy.fence import (
     FILE_TOOLS,
@@ -45,12 +51,12 @@ from jarvis.core.policy.fence import (
     fence_call,
     shell_fence_word,
 )
+from jarvis.core.policy.gate_request import approval_request
 from jarvis.core.policy.git_aliases import git_expansions
 from jarvis.core.policy.glob_scope import call_pattern_problem
 from jarvis.core.policy.network import url_host
 from jarvis.core.policy.paths import Target
-from jarvis.core.policy.patterns import explain_pattern, suggest_pattern
-from jarvis.core.policy.request_warnings import shell_warnings
+from jarvis.core.policy.patterns import suggest_pattern
 from jarvis.core.policy.role_policy import RolePolicy
 from jarvis.core.policy.rule_store import RuleFileError, RuleStore
 from jarvis.core.policy.rules import (
@@ -68,44 +74,9 @@ from jarvis.core.policy.shell import analyze_shell
 from jarvis.core.tools.base import Tool
 from jarvis.model_layer.messages import ToolCall
 
-# A rule file never loaded: what it denied is unknown, so every call asks a human.
-RULES_UNREADABLE = "rules_unreadable"
-# "ask" only comes from a dry run (`jarvis approvals check`): a human would be asked.
+__all__ = ["RULES_UNREADABLE", "Decision", "Sandbox", "args_key", "policy_fingerprint"]
+
 _log = get_logger("jarvis.gate")
-
-Outcome = Literal["allow", "deny", "timeout", "block", "ask"]
-
-
-@dataclass(frozen=True)
-class Decision:
-    outcome: Outcome
-    reason: str
-    rule: str | None = None
-    detail: str = ""
-
-    @property
-    def allowed(self) -> bool:
-        return self.outcome == "allow"
-
-    def as_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v not in (None, "")}
-
-
-def policy_fingerprint(
-    tool: str, approval_required: bool, dangerous: list[str], source: str
-) -> str:
-    """What a standing consent relied on; a change makes old rules stale."""
-    basis = json.dumps([tool, approval_required, sorted(dangerous), source])
-    return hashlib.sha256(basis.encode()).hexdigest()[:16]
-
-
-def args_key(tool: str, args: dict[str, Any]) -> str:
-    """Identity of a call for counting denials (cheap for the usual one-string argument)."""
-    if len(args) == 1:
-        ((name, value),) = args.items()
-        if isinstance(value, str):
-            return f"{tool}\x00{name}\x00{value}"
-    return tool + "\x00" + json.dumps(args, sort_keys=True, ensure_ascii=False, default=str)
 
 
 @dataclass
@@ -367,43 +338,15 @@ class Sandbox:
         return match_any_rules(tool.name, rules, now_ms=now, fingerprint=current)
 
     def _request(self, tool: Tool, call: ToolCall, ctx: ToolCallContext) -> ApprovalRequest:
-        pattern, no_always = explain_pattern(tool.name, call.arguments, self.workspace)
-        options: list[AnswerOption] = ["allow", "deny"]
-        if pattern is not None and self.accepts_standing_consent(tool.name):
-            options = ["allow", "always", "deny"]
-        elif pattern is not None:
-            pattern, no_always = None, "no_standing_consent"
-        warnings: list[str] = []
-        whole: tuple[str, ...] = ()
-        command = call.arguments.get("command")
-        if tool.name in SHELL_TOOLS and isinstance(command, str):
-            warnings = shell_warnings(command, analyze_shell(command))
-            whole = ("command",)  # what the human approves is all of what runs
-        warnings += [w for w in self.boundary_warnings(tool, call) if w not in warnings]
-        now = self.clock.now_ms()
-        timeout = self.settings.approval_timeout_sec
-        return ApprovalRequest(
-            id=new_id(),
-            session_id=ctx.session_id,
-            agent_id=ctx.agent_id,
-            agent_path=list(ctx.path),
-            user_id=ctx.user_id,
-            turn=ctx.turn,
-            tool_call_id=call.id,
-            tool=tool.name,
-            source=tool.source.label(),
-            args=preview_args(call.arguments, whole=whole),
-            options=options,
-            pattern=pattern,
-            irreversible=tool.destructive,
-            warnings=warnings,
-            no_always_reason=no_always,
-            diff=None
-            if "secret_path" in warnings
-            else file_change_diff(tool.name, call.arguments, self.workspace),
-            created_ms=now,
-            expires_ms=now + int(timeout * 1000),
-            timeout_sec=timeout,
+        return approval_request(
+            tool,
+            call,
+            ctx,
+            workspace=self.workspace,
+            timeout_sec=self.settings.approval_timeout_sec,
+            now_ms=self.clock.now_ms(),
+            standing_consent=self.accepts_standing_consent(tool.name),
+            boundary_warnings=self.boundary_warnings(tool, call),
         )
 
     async def _remember(
