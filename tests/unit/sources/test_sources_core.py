@@ -201,6 +201,12 @@ def test_quota_and_digest() -> None:
     assert matches(_e("1", "", "Python 3.14 released"), ["python"])
     assert not matches(_e("1", "", "Rust", summary="nothing"), ["python", "go "])
     assert matches(_e("1", "", "anything"), [])
+    # the owner's interests (user model) count like keywords, when the source asks for them
+    rust = _e("1", "", "러스트 1.90 출시")
+    assert matches(rust, ["python"], ["러스트"])
+    assert not matches(rust, ["python"], ["바둑"])
+    assert matches(rust, [], ["러스트"]) and not matches(rust, [], ["바둑"])
+    assert not matches(rust, [], [])  # asked for interests, none known: quiet, not everything
     text = digest_text("news", [_e(str(i), f"https://e/{i}", f"T{i}") for i in range(22)], "en")
     assert text.splitlines()[0] == "📰 [news] 22 new"
     assert text.splitlines()[1] == "• T0 — https://e/0" and text.endswith("… and 2 more")
