@@ -14,8 +14,6 @@ caught too) and returns how many processes it killed.
 the child first (a stopped process cannot fork, so the list of what is below it is final), kills
 everything below it, then the child. Synchronous, so no cancellation can cut it in half; under
 bubblewrap what is below is the PID namespace's init, and killing that kills the namespace.
-`die_with_us(parent, then)` is the `preexec_fn` that ties a child to this process's life
-(`PR_SET_PDEATHSIG`) and closes the gap where this process died before it was set.
 """
 
 from __future__ import annotations
@@ -27,10 +25,8 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
-_PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 _KILL_ROUNDS = 50
 _POLL_SEC = 0.02
@@ -54,21 +50,6 @@ def become_subreaper() -> None:
     Only a foreign-function call prepared before the fork: nothing here takes a lock."""
     if _libc is not None:
         _libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-
-
-def die_with_us(parent: int, then: Callable[[], None] | None = None) -> Callable[[], None]:
-    """A `preexec_fn`: the child gets SIGKILL when `parent` (this process) dies; if it already
-    died between the fork and here, the child exits at once. `then` runs after (a cgroup join)."""
-
-    def preexec() -> None:
-        if _libc is not None:
-            _libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-        if os.getppid() != parent:
-            os._exit(127)
-        if then is not None:
-            then()
-
-    return preexec
 
 
 def fence(child: int) -> None:

@@ -238,12 +238,18 @@ def _spawn(
     block = None
     if jail is not None:
         # The outer bash is PID 1 of the sandbox's namespace: orphans come to it, and when it
-        # dies the kernel kills whatever is left. Limits are set inside, after bwrap made its
-        # user namespace; as root a pids cgroup holds the process count (`pids.py`). It first
-        # checks that Jarvis is still alive (`_launch.lifeline`), then closes that fd.
+        # dies the kernel kills whatever is left. It first checks that Jarvis is still alive
+        # (`_launch.lifeline`); as root it moves itself into the call's pids cgroup (`pids.py`)
+        # before anything forks; then the limits, set inside, after bwrap made its user
+        # namespace. No `preexec_fn`: Python starts bwrap with vfork, not a copy of itself.
         alive = launch.lifeline()
-        script = limit_prefix(jail.confiner.limits)
-        script += f"read -t 0 -u {alive} && exit 0; exec {alive}<&-; "
+        script = f"read -t 0 -u {alive} && exit 0; exec {alive}<&-; "
+        jail.group = jail.confiner.pids_group()
+        if jail.group is not None:
+            join = jail.group.join_fd
+            script += f"echo 0 >&{join} || exit 125; exec {join}>&-; "
+            fds.append(join)
+        script += limit_prefix(jail.confiner.limits)
         script += reaper.OUTER_SCRIPT.format(status_fd=status.write_fd)
         argv = jail.confiner.wrap(
             ["/bin/bash", "-c", script, "bash", command], workspace, jail.network
@@ -253,9 +259,7 @@ def _spawn(
         if block is not None:
             argv[1:1] = ["--block-fd", str(block)]
             fds.append(block)
-        jail.group = jail.confiner.pids_group()
-        # Killed with us, from before bwrap runs (bwrap's own --die-with-parent starts later).
-        preexec = reaper.die_with_us(os.getpid(), jail.group.join if jail.group else None)
+        preexec = None
     elif reaper.SUPPORTED:
         script = reaper.OUTER_SCRIPT.format(status_fd=status.write_fd)
         argv = ["/bin/bash", "-c", script, "bash", command]
