@@ -145,7 +145,7 @@ class SourcePoller:
         notify: bool,
         now: int,
     ) -> SourceStatus:
-        found = classify(entries, self.seen.load())
+        found = classify(entries, self.seen.load(), source.id)
         interests = owner_interests(self.home, source.owner) if source.interests else None
         day = datetime.fromtimestamp(now / 1000, UTC).date().isoformat()
         first = not status.day  # no feed read before: its backlog is not news

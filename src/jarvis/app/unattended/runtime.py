@@ -189,7 +189,8 @@ class UnattendedRuntime:
         return {"status": "skipped", "reason": f"unknown kind {kind}"}
 
     async def interrupted(self, kind: str, ref: str, due: str) -> dict[str, Any]:
-        lang = self.app.settings.language
+        schedule = self._schedule(ref) if kind == "schedule" else None
+        lang = self.app.language_of(schedule.owner) if schedule else self.app.settings.language
         reason = t("unattended.run_interrupted", lang)
         if kind == "goal":
             return await self.goals.interrupted(ref, int(due), reason)
@@ -197,13 +198,11 @@ class UnattendedRuntime:
             return await self.focus.interrupted(ref, due)
         if kind in (POLL, NOTE):
             return await self.sources.interrupted(kind, ref, due)
-        if kind == "schedule":
-            schedule = self._schedule(ref)
-            if schedule is not None:
-                text = t("unattended.run_failed", lang, name=ref, reason=reason)
-                await self.hub.publish(
-                    schedule.owner, text, "answer", f"sched:{ref}:{due}", status="failed"
-                )
+        if schedule is not None:
+            text = t("unattended.run_failed", lang, name=ref, reason=reason)
+            await self.hub.publish(
+                schedule.owner, text, "answer", f"sched:{ref}:{due}", status="failed"
+            )
         # A reminder that may have gone out is not sent again.
         return {"status": "failed", "reason": "interrupted"}
 
@@ -217,8 +216,8 @@ class UnattendedRuntime:
             return {"status": "skipped", "reason": "no such schedule"}
         missing = await self.turns.preapprovals.missing(schedule)
         message_id = f"sched:{schedule_id}:{due}"
+        lang = self.app.language_of(schedule.owner)  # the owner's page, else the setting
         if missing:
-            lang = self.app.settings.language
             reason = t(
                 "unattended.preapproval_required",
                 lang,
@@ -230,7 +229,7 @@ class UnattendedRuntime:
             await self.hub.publish(schedule.owner, text, "answer", message_id, status="blocked")
             return {"status": "blocked", "reason": reason}
         report = await self.turns.run(schedule, schedule.prompt, f"⏰ {schedule_id}")
-        text = self.turns.line(schedule_id, report)
+        text = self.turns.line(schedule_id, report, lang)
         await self.hub.publish(
             schedule.owner,
             text,
@@ -245,7 +244,7 @@ class UnattendedRuntime:
         loop = await self.app.openloops.store.get(loop_id)
         if loop is None or loop.status != "open" or loop.due_ms is None:
             return {"status": "skipped", "reason": "closed"}  # closed meanwhile: never remind
-        lang = self.app.settings.language
+        lang = self.app.language_of(loop.user_id)
         due = datetime.fromtimestamp(loop.due_ms / 1000, self.tz).strftime("%Y-%m-%d %H:%M")
         if offset_sec > 0:
             text = t(
