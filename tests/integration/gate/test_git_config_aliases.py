@@ -82,6 +82,7 @@ async def test_aliases_from_config_files_that_push_are_blocked(
         ("", "git p", "rules:\n  - {tool: bash, pattern: git p}\n"),  # p is push, not `p`
         ("", "git sp", ALWAYS_GIT),  # a shell alias runs a script
         ("", "git nosuch", ALWAYS_GIT),  # neither builtin, alias nor program
+        ("", "git -c include.path=../x st", ALWAYS_GIT),  # an include the gate does not follow
         ('[includeIf "gitdir:/nowhere/"]\n\tpath = x\n', "git st", ALWAYS_GIT),
         ('[include]\n\tpath = missing-but-fine\n[alias]\n\tbad = "open\n', "git st", ALWAYS_GIT),
     ],

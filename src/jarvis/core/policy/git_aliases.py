@@ -236,8 +236,8 @@ def _aliases(
     for key, value in [*entries, *(extra or ()), *settings]:
         if key.startswith("alias."):
             aliases[key[6:].lower()] = value
-        elif key.startswith("includeif."):
-            unreadable = True  # a condition not followed
+        elif key.startswith("includeif.") or key == "include.path":
+            unreadable = True  # a condition, or an include given by -c or the environment
     return _Config(aliases, unreadable)
 
 
