@@ -88,6 +88,16 @@ class UnattendedTurns:
             return TurnReport("blocked", session.id, outcome.answer, "; ".join(refused), tokens)
         return TurnReport("ok", session.id, outcome.answer, "", tokens)
 
+    def preapproval_reason(self, definition: Definition, missing: list[str]) -> str:
+        """Why a run without its owner's pre-approval does not start (seed 002)."""
+        return t(
+            "unattended.preapproval_required",
+            self.app.settings.language,
+            definition=definition.key,
+            owner=definition.owner,
+            tools=", ".join(missing),
+        )
+
     def line(self, name: str, report: TurnReport) -> str:
         lang = self.app.settings.language
         if report.status == "failed":
