@@ -158,15 +158,14 @@ class SqliteItemStore(ItemStore):
             self._remember(item)
 
     def _cap_episodes(self, agent_id: str, user_id: str) -> None:
+        """Drop the episodes past the newest `episode_limit`, in one statement."""
         old = self.db.execute(
-            "SELECT id FROM items WHERE agent_id = ? AND user_id = ? AND kind = 'episode' "
+            "DELETE FROM items WHERE agent_id = ? AND user_id = ? AND kind = 'episode' "
             "AND seq <= (SELECT seq FROM items WHERE agent_id = ? AND user_id = ? "
-            "AND kind = 'episode' "
-            "ORDER BY seq DESC LIMIT 1 OFFSET ?)",
+            "AND kind = 'episode' ORDER BY seq DESC LIMIT 1 OFFSET ?) RETURNING id",
             (agent_id, user_id, agent_id, user_id, self.episode_limit),
         ).fetchall()
         for (item_id,) in old:
-            self.db.execute("DELETE FROM items WHERE id = ?", (item_id,))
             self._index.remove(item_id)
             self._items.pop(item_id, None)
 

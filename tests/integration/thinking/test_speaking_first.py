@@ -72,8 +72,8 @@ def setup(tmp_path: Path, model: Model, **proactive: Any) -> Setup:
     provider = scripted(app, model)
     builder = SessionBuilder(app)
     hub = ProactiveHub()
-    got: list[dict[str, Any]] = []
-    hub.attach("local", got.append)
+    got: list[dict[str, Any]] = []  # what the person's windows were told, passes aside
+    hub.attach("local", lambda event: got.append(event) if event["type"] != "proactive_pass" else 0)
     return app, ProactiveSpeaker(app, {"main": builder}, hub), builder, got, provider
 
 

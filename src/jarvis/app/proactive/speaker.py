@@ -71,6 +71,8 @@ class Hub(Protocol):
         self, user_id: str, text: str, kind: str, message_id: str, **extra: Any
     ) -> None: ...
 
+    async def send(self, user_id: str, event: dict[str, Any]) -> None: ...
+
 
 @dataclass(frozen=True)
 class Trigger:
@@ -252,6 +254,8 @@ class ProactiveSpeaker:
             if not v.speak and v.reason in HELD_BACK
         ]
         state.unspoken = keep(state.unspoken, held, now_ms)  # may surface in a later answer
+        if result.called:  # the HUD's "thoughts" view: every candidate, its score and why
+            await self.hub.send(user_id, pass_event(agent_id, trigger.kind, result, now_ms))
         if result.said is not None:
             said = result.said
             message_id = f"proactive:{agent_id}:{new_id()[:12]}"
@@ -292,7 +296,7 @@ class ProactiveSpeaker:
             self.store.save(agent_id, state)
         if feedback != "do_it":
             return ""
-        return t("proactive.do_it", self._lang(), text=said.text)
+        return t("proactive.do_it", self.app.language_of(user_id), text=said.text)
 
     def reset(self, agent_id: str) -> None:
         state = self.store.load(agent_id)
@@ -382,3 +386,27 @@ class ProactiveSpeaker:
 
 
 _KINDS = ("reminder", "follow_up", "suggestion", "news")
+
+
+def pass_event(agent_id: str, trigger: str, result: PassResult, now_ms: int) -> dict[str, Any]:
+    """`proactive_pass`: one reflection's candidates with the gate's score and verdict."""
+    candidates = [
+        {
+            "kind": c.kind,
+            "topic": c.topic,
+            "text": c.text,
+            "score": v.score,
+            "spoken": result.said is c,
+            "why": v.reason,
+        }
+        for c, v in zip(result.candidates, result.verdicts, strict=True)
+    ]
+    return {
+        "type": "proactive_pass",
+        "pass_id": f"pass:{agent_id}:{new_id()[:12]}",  # a window told twice shows it once
+        "agent_id": agent_id,
+        "trigger": trigger,
+        "reason": result.reason,
+        "at_ms": now_ms,
+        "candidates": candidates,
+    }

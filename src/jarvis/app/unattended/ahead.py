@@ -76,11 +76,12 @@ class AheadRuns:
         if target is None or target[0] != when:
             return {"status": "skipped", "reason": "target gone or moved"}
         message_id = f"{KIND}:{ahead_id}:{due}"
+        lang = self.app.language_of(ahead.owner)  # the owner's page, else the setting
         missing = await self.turns.preapprovals.missing(ahead)
         if missing:
-            report = TurnReport("blocked", "", "", self.turns.preapproval_reason(ahead, missing))
+            reason = self.turns.preapproval_reason(ahead, missing, lang)
+            report = TurnReport("blocked", "", "", reason)
         else:
-            lang = self.app.settings.language
             local = when.astimezone(self.tz).strftime("%Y-%m-%d %H:%M")
             prompt = t(
                 "unattended.ahead_prompt", lang, due=local, what=target[1], work=ahead.prompt
@@ -92,7 +93,7 @@ class AheadRuns:
     async def interrupted(self, ahead_id: str, due: str) -> dict[str, Any]:
         ahead = self.find(ahead_id)
         if ahead is not None:
-            reason = t("unattended.run_interrupted", self.app.settings.language)
+            reason = t("unattended.run_interrupted", self.app.language_of(ahead.owner))
             report = TurnReport("failed", "", "", reason)
             await self._publish(ahead, f"{KIND}:{ahead_id}:{due}", report)
         return {"status": "failed", "reason": "interrupted"}
@@ -100,7 +101,7 @@ class AheadRuns:
     async def _publish(self, ahead: Ahead, message_id: str, report: TurnReport) -> None:
         await self.hub.publish(
             ahead.owner,
-            self.turns.line(ahead.id, report),
+            self.turns.line(ahead.id, report, self.app.language_of(ahead.owner)),
             "answer",
             message_id,
             status=report.status,

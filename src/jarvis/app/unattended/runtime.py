@@ -198,7 +198,8 @@ class UnattendedRuntime:
         return {"status": "skipped", "reason": f"unknown kind {kind}"}
 
     async def interrupted(self, kind: str, ref: str, due: str) -> dict[str, Any]:
-        lang = self.app.settings.language
+        schedule = self._schedule(ref) if kind == "schedule" else None
+        lang = self.app.language_of(schedule.owner) if schedule else self.app.settings.language
         reason = t("unattended.run_interrupted", lang)
         if kind == "goal":
             return await self.goals.interrupted(ref, int(due), reason)
@@ -208,13 +209,11 @@ class UnattendedRuntime:
             return await self.ahead.interrupted(ref, due)
         if kind in (POLL, NOTE):
             return await self.sources.interrupted(kind, ref, due)
-        if kind == "schedule":
-            schedule = self._schedule(ref)
-            if schedule is not None:
-                text = t("unattended.run_failed", lang, name=ref, reason=reason)
-                await self.hub.publish(
-                    schedule.owner, text, "answer", f"sched:{ref}:{due}", status="failed"
-                )
+        if schedule is not None:
+            text = t("unattended.run_failed", lang, name=ref, reason=reason)
+            await self.hub.publish(
+                schedule.owner, text, "answer", f"sched:{ref}:{due}", status="failed"
+            )
         # A reminder that may have gone out is not sent again.
         return {"status": "failed", "reason": "interrupted"}
 
@@ -228,14 +227,15 @@ class UnattendedRuntime:
             return {"status": "skipped", "reason": "no such schedule"}
         missing = await self.turns.preapprovals.missing(schedule)
         message_id = f"sched:{schedule_id}:{due}"
+        lang = self.app.language_of(schedule.owner)  # the owner's page, else the setting
         if missing:
-            reason = self.turns.preapproval_reason(schedule, missing)
+            reason = self.turns.preapproval_reason(schedule, missing, lang)
             blocked = TurnReport("blocked", "", "", reason)
-            text = self.turns.line(schedule_id, blocked)
+            text = self.turns.line(schedule_id, blocked, lang)
             await self.hub.publish(schedule.owner, text, "answer", message_id, status="blocked")
             return {"status": "blocked", "reason": reason}
         report = await self.turns.run(schedule, schedule.prompt, f"⏰ {schedule_id}")
-        text = self.turns.line(schedule_id, report)
+        text = self.turns.line(schedule_id, report, lang)
         await self.hub.publish(
             schedule.owner,
             text,
@@ -250,7 +250,7 @@ class UnattendedRuntime:
         loop = await self.app.openloops.store.get(loop_id)
         if loop is None or loop.status != "open" or loop.due_ms is None:
             return {"status": "skipped", "reason": "closed"}  # closed meanwhile: never remind
-        lang = self.app.settings.language
+        lang = self.app.language_of(loop.user_id)
         due = datetime.fromtimestamp(loop.due_ms / 1000, self.tz).strftime("%Y-%m-%d %H:%M")
         if offset_sec > 0:
             text = t(

@@ -38,7 +38,7 @@ from jarvis.core.scheduler.timing import next_due
 
 _log = get_logger("jarvis.unattended")
 # Creating a schedule or a goal is a standing action: approved each time, never ALWAYS.
-PROPOSAL_TOOLS = ("schedule", "goal")
+PROPOSAL_TOOLS = ("schedule", "goal", "focus", "watch_source")
 
 
 def _show_in_terminal(text: str) -> None:
@@ -85,9 +85,14 @@ class Unattended:
         for name in PROPOSAL_TOOLS:
             if name not in self.app.settings.security.no_standing_consent:
                 self.app.settings.security.no_standing_consent.append(name)
+        from jarvis.app.focus.tools import FocusTool
+        from jarvis.app.sources.tools import WatchSourceTool
         from jarvis.app.unattended.tools import GoalTool, ScheduleTool
 
-        self.app.tools.register_all([ScheduleTool(self), GoalTool(self)])
+        settings, clock = self.app.settings, self.app.clock
+        focus = FocusTool(settings.home, clock.now_ms, settings.language, self.hub.send)
+        sources = WatchSourceTool(settings.home, settings.language)
+        self.app.tools.register_all([ScheduleTool(self), GoalTool(self), focus, sources])
         if not self.app.settings.scheduler.enabled:
             return
         await self.hub.start()

@@ -30,6 +30,8 @@ from jarvis.core.session import AgentSession
 _log = get_logger("jarvis.web.marks")
 _SAFE_ID = re.compile(r"^[A-Za-z0-9_-]{1,100}$")
 MAX_MARKS = 2000  # the newest a reload gets back
+# The only event types `mark_for` reads; every other event (most: streamed text) is not dumped.
+_MARKED = frozenset({"tool_execution_start", "tool_execution_end", "agent_end"})
 
 
 def mark_for(event: dict[str, Any], started: dict[str, int], now_ms: int) -> dict[str, Any] | None:
@@ -68,6 +70,8 @@ class ScreenMarks:
         started = self._started.setdefault(session.id, {})
 
         def sink(event: BaseModel) -> None:
+            if getattr(event, "type", None) not in _MARKED:
+                return
             data = event.model_dump(
                 mode="json", include={"type", "tool_call_id", "decision", "ended_by"}
             )

@@ -11,9 +11,10 @@ import contextlib
 import json
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocket
 
+from jarvis.agent_layer.events import MessageUpdate
 from jarvis.common.i18n import Language, t
 from jarvis.common.storage_errors import StorageUnavailable, describe_storage_error
 from jarvis.core.session import AgentSession
@@ -34,7 +35,7 @@ async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, 
     connection = Connection(user)
     broker = state.brokers.for_session(session.id)
     state.marks.watch(session)  # stops and run times come back after a reload
-    unsubscribe = session.subscribe(lambda event: connection.send(event.model_dump(mode="json")))
+    unsubscribe = session.subscribe(lambda event: connection.send(event_json(event)))
     writer = asyncio.create_task(_write(ws, connection))
     connection.send(
         {
@@ -81,6 +82,27 @@ async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, 
             await writer
 
 
+_last_event: tuple[BaseModel, dict[str, Any]] | None = None
+
+
+def event_json(event: BaseModel) -> dict[str, Any]:
+    """The event as the wire sends it, dumped once however many tabs show the session (every
+    subscriber is called in turn with the same event; the dict is never changed after)."""
+    global _last_event
+    if _last_event is not None and _last_event[0] is event:
+        return _last_event[1]
+    if isinstance(event, MessageUpdate):  # most events of a turn: the streamed text
+        data: dict[str, Any] = {
+            "type": event.type,
+            "text_delta": event.text_delta,
+            "thinking_delta": event.thinking_delta,
+        }
+    else:
+        data = event.model_dump(mode="json")
+    _last_event = (event, data)
+    return data
+
+
 async def _write(ws: WebSocket, connection: Connection) -> None:
     """Send the outbox in order; what piled up meanwhile goes out with streamed text merged,
     so a busy server sends fewer, larger frames instead of falling further behind."""
@@ -102,24 +124,31 @@ async def _write(ws: WebSocket, connection: Connection) -> None:
 
 
 def coalesce_updates(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Adjacent `message_update` events merged into one (their deltas joined, in order)."""
+    """Adjacent `message_update` events merged into one (their deltas joined, in order). A run
+    of updates is joined once at its end, so a long run costs linear time."""
     merged: list[dict[str, Any]] = []
+    run: list[dict[str, Any]] = []
     for message in messages:
-        last = merged[-1] if merged else None
-        if (
-            last is not None
-            and message.get("type") == "message_update"
-            and last.get("type") == "message_update"
-        ):
-            merged[-1] = {
-                **last,
-                "text_delta": last.get("text_delta", "") + message.get("text_delta", ""),
-                "thinking_delta": last.get("thinking_delta", "")
-                + message.get("thinking_delta", ""),
-            }
-        else:
-            merged.append(message)
+        if message.get("type") == "message_update":
+            run.append(message)
+            continue
+        if run:
+            merged.append(_joined(run))
+            run = []
+        merged.append(message)
+    if run:
+        merged.append(_joined(run))
     return merged
+
+
+def _joined(updates: list[dict[str, Any]]) -> dict[str, Any]:
+    if len(updates) == 1:
+        return updates[0]
+    return {
+        **updates[0],
+        "text_delta": "".join(u.get("text_delta", "") for u in updates),
+        "thinking_delta": "".join(u.get("thinking_delta", "") for u in updates),
+    }
 
 
 def _parse(raw: str, language: Language) -> ClientMessage | str:

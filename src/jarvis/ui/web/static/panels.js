@@ -33,22 +33,28 @@
   }
 
   let filter = "all";
-  function log(kind, text, ok, ms = Date.now()) {
+  function addLine(list, kind, text, ok, ms) {
     const li = el("li", ok === true ? "ok" : ok === false ? "bad" : "");
     li.dataset.kind = kind;
     li.append(el("time", "", clock(ms)), el("span", `kind k-${kind}`, S.kinds[kind] || kind), el("span", "what", text));
-    li.hidden = !matches(kind);
-    $("activity").prepend(li);
-    while ($("activity").children.length > MAX_LINES) $("activity").lastChild.remove();
+    li.hidden = list.id === "activity" && !matches(kind);
+    list.prepend(li);
+    while (list.children.length > MAX_LINES) list.lastChild.remove();
   }
+  const log = (kind, text, ok, ms = Date.now()) => addLine($("activity"), kind, text, ok, ms);
+  // The thinking layer's lines (thinking.js) are a list of their own, shown under their chip
+  // only ("thoughts"): for who wants to see them.
+  const thought = (text, ok) => addLine($("thoughts"), "thought", text, ok, Date.now());
   const GROUPS = { tools: ["auto", "rule", "tool"], decisions: ["approval", "block", "deny", "rule"], agenda: ["agenda"], errors: ["error", "block", "deny", "stop"] };
   const matches = (kind) => filter === "all" || (GROUPS[filter] || []).includes(kind);
   function setFilter(name) {
     filter = name;
     for (const b of $("activity-filter").children) b.classList.toggle("on", b.dataset.filter === name);
     for (const li of $("activity").children) li.hidden = !matches(li.dataset.kind);
+    $("activity").hidden = name === "thoughts";
+    $("thoughts").hidden = name !== "thoughts";
   }
-  for (const [name, label] of [["all", S.filterAll], ["tools", S.filterTools], ["decisions", S.filterDecisions], ["agenda", S.filterAgenda], ["errors", S.filterErrors]]) {
+  for (const [name, label] of [["all", S.filterAll], ["tools", S.filterTools], ["decisions", S.filterDecisions], ["agenda", S.filterAgenda], ["errors", S.filterErrors], ["thoughts", S.filterThoughts]]) {
     const b = button("chip", label, () => setFilter(name)); b.dataset.filter = name; $("activity-filter").append(b);
   }
   setFilter("all");
@@ -178,5 +184,5 @@
     }
   }
 
-  window.Jarvis.panels = { log, toolEnded, rebuild, loadAgenda, loadRules, loadExtensions, decisionWords };
+  window.Jarvis.panels = { log, thought, toolEnded, rebuild, loadAgenda, loadRules, loadExtensions, decisionWords };
 })();

@@ -1,4 +1,4 @@
-// The thinking layer in the HUD: a filler (`proactive_message {kind: filler}`) is a dim status
+// The thinking layer in the HUD. A filler (`proactive_message {kind: filler}`) is a dim status
 // line in the chat while a thought or a slow first round runs, replaced by the first answer text.
 // It is never part of the history (a reload does not show it).
 (() => {
@@ -17,4 +17,34 @@
   });
   hud.on("message_update", (ev) => { if (ev.text_delta) clear(); });
   for (const type of ["tool_execution_start", "agent_end", "agent_error", "session"]) hud.on(type, clear);
+})();
+
+// The "thoughts" view in ACTIVITY (its own chip and list; "All" leaves them out): the router's
+// route, the inner thought's frame and end, and each speaking-first pass with every candidate,
+// its score and why it was said or not. Live only: a reload rebuilds ACTIVITY without them.
+(() => {
+  const hud = window.jarvisHud;
+  const { S } = window.Jarvis;
+  const W = S.thoughtsView;
+  const log = (text, ok) => window.Jarvis.panels.thought(text, ok);
+  const why = (code) => (W.why[code] ? `${W.why[code]} (${code})` : code);
+  const cut = (text, n) => (text.length > n ? text.slice(0, n) + "…" : text);
+  hud.on("thought_route", (ev) => {
+    log(`${W.route}: ${ev.think ? W.think : W.direct} · p ${Number(ev.p_think).toFixed(2)} · ${ev.reason} · ${ev.engine}`);
+  });
+  hud.on("inner_thought", (ev) => {
+    const frame = cut(String(ev.frame || "").replace(/\s+/g, " "), 200);
+    log(`${W.frame}: ${ev.decision} · ${Number(ev.confidence).toFixed(2)} — ${cut(String(ev.interpretation || ""), 200)}${frame ? " · " + frame : ""}`);
+  });
+  hud.on("thought_end", (ev) => log(ev.ok ? W.ended : `${W.failed} (${ev.reason || "error"})`, ev.ok ? undefined : false));
+  const passes = new Set(); // a window hears the hub on its socket and its event stream
+  hud.on("proactive_pass", (ev) => {
+    if (passes.has(ev.pass_id)) return;
+    passes.add(ev.pass_id);
+    log(`${W.pass} · ${ev.agent_id} · ${ev.trigger}: ${why(ev.reason)}`, undefined);
+    for (const c of ev.candidates || []) {
+      const verdict = c.spoken ? W.spoken : `${W.silent}: ${why(c.why)}`;
+      log(`${W.candidate} [${c.kind}] ${cut(c.topic, 60)} — ${Number(c.score).toFixed(2)}, ${verdict} — ${cut(c.text, 160)}`, c.spoken ? true : undefined);
+    }
+  });
 })();
