@@ -18,7 +18,9 @@ from jarvis.model_layer import ToolCall
 from tests.integration.gate.test_boundary_gate import home as home
 from tests.integration.gate.test_boundary_gate import make
 from tests.integration.gate.test_decide import ctx
+from tests.unit.policy.destructive_table import REACH
 
+BASH = next(tool for tool in builtin_tools() if tool.name == "bash")
 STAR = "rules:\n  - {tool: bash, pattern: '*'}\n"
 SECRET = "OPENAI_API_KEY=sk-planted-secret\n"
 
@@ -79,3 +81,14 @@ async def test_writes_inside_the_workspace_still_run_unasked(tmp_path: Path, hom
         assert not result.is_error, (command, result.content)
     assert requests == []
     assert (ws / "b.txt").exists() and (ws / "out.txt").exists() and (ws / "sub/c.txt").exists()
+
+
+@pytest.mark.parametrize("command", REACH)
+async def test_deletes_reaching_system_files_are_blocked_under_a_star_rule(
+    tmp_path: Path, home: Path, command: str
+) -> None:
+    setup = make(tmp_path, home, rules=STAR)
+    call = ToolCall(id="c", name="bash", arguments={"command": command})
+    decision = await setup.sandbox.decide(BASH, call, ctx(), dry_run=True)
+    assert (decision.outcome, decision.reason) == ("block", "dangerous"), command
+    assert setup.human.requests == []

@@ -5,6 +5,8 @@ path stays for symlinked files and systems without inotify), and files the gate 
 
 from __future__ import annotations
 
+import asyncio
+import multiprocessing
 import os
 import sys
 from collections.abc import Callable
@@ -139,3 +141,27 @@ async def test_other_files_in_the_home_cost_no_reread(tmp_path: Path) -> None:
     (tmp_path / "sessions").mkdir()
     assert watch.generation() == generation
     assert await store.rules_for("main") is first
+
+
+def _child_stats(home: str, queue: multiprocessing.Queue[list[str]]) -> None:
+    store = RuleStore(Path(home))
+    (Path(home) / "approvals.yaml").write_text(ONE, encoding="utf-8")
+    first = patterns(asyncio.run(store.rules_for("main")))
+    watch = rule_watch()
+    queue.put([*first, str(watch is None or watch.forked)])
+
+
+async def test_a_forked_child_never_reads_the_parents_events(tmp_path: Path) -> None:
+    watch = rule_watch()
+    if watch is None or "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no inotify or no fork here")
+    (tmp_path / "approvals.yaml").write_text(TWO, encoding="utf-8")
+    store = RuleStore(tmp_path)
+    assert patterns(await store.rules_for("main")) == ["ps"]
+    context = multiprocessing.get_context("fork")
+    queue: multiprocessing.Queue[list[str]] = context.Queue()
+    child = context.Process(target=_child_stats, args=(str(tmp_path), queue))
+    child.start()
+    assert queue.get(timeout=60) == ["ls", "True"]  # the child stats; its watch is off
+    child.join()
+    assert patterns(await store.rules_for("main")) == ["ls"]  # the parent saw the child's edit

@@ -21,6 +21,7 @@ import pytest
 
 from jarvis.common.i18n import Language, t
 from jarvis.ui.web.security import MAX_BODY_BYTES
+from tests.integration.unattended.helpers import MANUAL, on_server, unattended_of, write_schedule
 from tests.support.live_server import LiveServer, Tab, live_server
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -122,3 +123,27 @@ async def server_guards(server: LiveServer, lang: Language) -> None:
         origin = t("web.origin_refused", lang, origin="http://evil.example")
         assert foreign.json()["detail"] == origin
         assert in_language(origin, lang)
+
+
+@pytest.mark.parametrize(("server_lang", "page_lang"), [("ko", "en"), ("en", "ko")])
+async def test_a_run_nobody_watches_reports_in_the_owners_page_language(
+    tmp_path: Path, server_lang: Language, page_lang: Language
+) -> None:
+    """A schedule's run (nobody watching) is blocked: its report reaches the owner's page in the
+    language that page opened with, not the server's."""
+    (tmp_path / "approvals.yaml").write_text(
+        "rules:\n  - {tool: bash, pattern: echo}\n", encoding="utf-8"
+    )
+    write_schedule(tmp_path, "nightly", prompt="look at the logs")
+    script = [call("bash", command="echo hi"), "could not use bash"]
+    with live_server(tmp_path, script, scheduler=MANUAL, language=server_lang) as server:
+        service = unattended_of(server)
+        tab = await Tab.open(f"{server.ws_url()}?lang={page_lang}")
+        await tab.next("session")
+        run_id = await on_server(server, service.run_now("nightly", "local"))
+        result = await on_server(server, service.engine.wait(run_id))
+        message = await tab.next("proactive_message")
+        assert result["status"] == "blocked", result
+        head = t("unattended.run_blocked", page_lang, name="nightly", reason=result["reason"])
+        assert message["text"].startswith(head), message
+        await tab.close()

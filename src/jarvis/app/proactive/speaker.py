@@ -296,7 +296,7 @@ class ProactiveSpeaker:
             self.store.save(agent_id, state)
         if feedback != "do_it":
             return ""
-        return t("proactive.do_it", self._lang(), text=said.text)
+        return t("proactive.do_it", self.app.language_of(user_id), text=said.text)
 
     def reset(self, agent_id: str) -> None:
         state = self.store.load(agent_id)

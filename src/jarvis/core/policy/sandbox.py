@@ -52,6 +52,7 @@ from jarvis.core.policy.fence import (
     shell_fence_word,
 )
 from jarvis.core.policy.gate_request import approval_request
+from jarvis.core.policy.git_aliases import git_expansions
 from jarvis.core.policy.glob_scope import call_pattern_problem
 from jarvis.core.policy.network import url_host
 from jarvis.core.policy.paths import Target
@@ -305,7 +306,9 @@ class Sandbox:
             if not isinstance(command, str):
                 return NO_MATCH
             analysis = analyze_shell(command)
-            match = match_shell_rules(analysis, rules, now_ms=now, fingerprint=current)
+            boundary = self._boundary  # git aliases from config files are read here (the edge)
+            git = git_expansions(command, boundary.workspace, boundary.home, os.environ)
+            match = match_shell_rules(analysis, rules, now_ms=now, fingerprint=current, git=git)
             fenced = match.outcome == "allow" and shell_fence_word(command, self._boundary)
             if fenced:
                 return RuleMatch("none", reason=fenced[0])  # a human must see this line
