@@ -52,17 +52,21 @@ def become_subreaper() -> None:
         _libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
 
-def fence(child: int) -> None:
-    """Stop `child` (ours), kill everything below it until nothing is left, then kill it.
-    Idempotent; already gone is the goal, not an error."""
+def fence(child: int, ours: bool = True) -> None:
+    """Stop `child`, kill everything below it until nothing is left, then kill it. Idempotent;
+    already gone is the goal, not an error. `ours`: our own child (else the launcher's)."""
     try:
         os.kill(child, signal.SIGSTOP)
     except ProcessLookupError:
         return
     # Until it is really stopped (or dead): a fork in flight when the signal came is finished
     # and its child listed, and no further fork can start.
-    with contextlib.suppress(ChildProcessError):
-        os.waitid(os.P_PID, child, os.WSTOPPED | os.WEXITED | os.WNOWAIT)
+    if ours:
+        with contextlib.suppress(ChildProcessError):
+            os.waitid(os.P_PID, child, os.WSTOPPED | os.WEXITED | os.WNOWAIT)
+    else:
+        while _state(child) not in ("T", "t", "Z", "X", ""):
+            time.sleep(0)
     for _ in range(_FENCE_ROUNDS):
         alive = [pid for pid in descendants(child) if not _dying(pid)]
         if not alive:
@@ -71,6 +75,13 @@ def fence(child: int) -> None:
         time.sleep(0)
     with contextlib.suppress(ProcessLookupError):
         os.kill(child, signal.SIGKILL)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return ""
 
 
 def _dying(pid: int) -> bool:
