@@ -22,11 +22,12 @@ from ws_load import JARVIS, cpu_sec, free_port, wait_healthy
 SETTLE_SEC = 5.0  # start-up work (the first ticks, background connects) is not idle
 
 
-async def measure(seconds: float) -> None:
+async def measure(seconds: float, extra_env: list[str]) -> None:
     port = free_port()
     with tempfile.TemporaryDirectory() as home:
         env = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
         env.update(JARVIS_HOME=home, JARVIS_WORKSPACE=home)
+        env.update(item.split("=", 1) for item in extra_env)  # e.g. JARVIS_SCHEDULER__ENABLED=false
         with (Path(home) / "serve.log").open("w") as log:
             server = subprocess.Popen(  # noqa: ASYNC220 (started once, before measuring)
                 [JARVIS, "serve", "--demo", "--port", str(port)], env=env, stdout=log, stderr=log
@@ -50,7 +51,11 @@ async def measure(seconds: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=30.0)
-    asyncio.run(measure(parser.parse_args().seconds))
+    parser.add_argument(
+        "--env", action="append", default=[], help="KEY=VALUE for the server (repeatable)"
+    )
+    args = parser.parse_args()
+    asyncio.run(measure(args.seconds, args.env))
 
 
 if __name__ == "__main__":

@@ -2,11 +2,18 @@
 
     .venv/bin/python experiments/real_model_tour.py --base-url http://host:11434/v1 --model llama3.1
     .venv/bin/python experiments/real_model_tour.py --smollm2      # starts xllamacpp + SmolLM2 here
+    .venv/bin/python experiments/real_model_tour.py --base-url … --model … --thinking-engine auto
 
 Steps: streaming chat (time to first token straight from the server and through Jarvis's
 provider), a token-limit stop, a tool call (tool_choice "required"), a tool round, a context
 overflow, then through a real Jarvis server (WebSocket, like the HUD): chat, DENY, ALLOW and the
 AGENDA judge. Run from the repository root (it uses tests/support for the Jarvis server).
+
+`--thinking-engine auto` (or `always`) turns the inner-thought call on in the Jarvis server and
+adds a planning prompt; each Jarvis row then says how many thoughts started (a `thought_route`
+with think and the engine on), how many gave a frame (`inner_thought`) and how the others ended
+(`thought_end` reasons, e.g. bad_output when the model's JSON was unusable and the turn went on
+without it). A row fails if a started thought has no `thought_end` or a turn does not end.
 """
 
 from __future__ import annotations
@@ -44,6 +51,10 @@ from jarvis.model_layer import (
 )
 from jarvis.model_layer.providers.openai_provider import OpenAIProvider
 
+PLAN = (
+    "Plan my week: the report is due Friday, the dentist is Tuesday at 9 and I promised Mina "
+    "a call. What should I do first, and why?"
+)
 HELLO = [{"role": "system", "content": "You are JARVIS."}, {"role": "user", "content": "Hello!"}]
 Row = tuple[str, bool, float, str]
 
@@ -151,14 +162,18 @@ async def jarvis_steps(args: argparse.Namespace, rows: list[Row]) -> None:
             model={**model, "tool_choice": "required"},
             openloop={"model": model},
             loop={"max_turns": 2, "overflow_resume": False},
+            thinking={"engine": args.thinking_engine},
         ) as server,
     ):
-        for name, text, answer in [
+        steps = [
             ("jarvis: chat", "Hello! Who are you?", None),
             ("jarvis: DENY", CALL_GIT_STATUS, "deny"),
             ("jarvis: ALLOW", CALL_GIT_STATUS, "allow"),
             ("jarvis: AGENDA judge", "I must send the report by 3 pm tomorrow.", None),
-        ]:
+        ]
+        if args.thinking_engine != "off":
+            steps.append(("jarvis: thinking", PLAN, None))
+        for name, text, answer in steps:
             rows.append(await timed(name, lambda t=text, a=answer: turn(server, t, a)))
 
 
@@ -167,8 +182,10 @@ async def turn(server: LiveServer, text: str, answer: str | None) -> str:
     await tab.next("session")
     await tab.send(type="prompt", text=text)
     start, first, asked = time.perf_counter(), None, []
+    thoughts = Thoughts()
     while True:
         event = await next_event(tab, 120)
+        thoughts.see(event)
         if event["type"] == "message_update" and first is None:
             first = time.perf_counter() - start
         if event["type"] == "approval_request":
@@ -183,7 +200,31 @@ async def turn(server: LiveServer, text: str, answer: str | None) -> str:
     if answer is not None and not asked:
         raise AssertionError("the model did not call a tool")
     shown = f"first text after {first * 1000:.0f} ms" if first is not None else "no text"
-    return f"{shown}; asked: {asked or 'nothing'}"
+    if thoughts.started != len(thoughts.ends):
+        raise AssertionError(f"{thoughts.started} thoughts started, {len(thoughts.ends)} ended")
+    return f"{shown}; asked: {asked or 'nothing'}{thoughts.note()}"
+
+
+class Thoughts:
+    """The inner thoughts of one turn: started, framed, and how each ended."""
+
+    def __init__(self) -> None:
+        self.started = self.framed = 0
+        self.ends: list[str] = []
+
+    def see(self, event: dict[str, Any]) -> None:
+        kind = event["type"]
+        if kind == "thought_route" and event.get("think") and event.get("engine") != "off":
+            self.started += 1
+        elif kind == "inner_thought":
+            self.framed += 1
+        elif kind == "thought_end":
+            self.ends.append("ok" if event.get("ok") else event.get("reason") or "failed")
+
+    def note(self) -> str:
+        if not self.started:
+            return ""
+        return f"; thoughts: {self.started} started, {self.framed} framed, ended {self.ends}"
 
 
 async def timed(name: str, step: Callable[[], Awaitable[str]]) -> Row:
@@ -204,6 +245,9 @@ def main() -> int:
     parser.add_argument("--max-tokens", type=int, default=24)
     parser.add_argument("--overflow-words", type=int, default=4500, help="'hello world' repeats")
     parser.add_argument("--smollm2", action="store_true", help="start xllamacpp + SmolLM2 here")
+    parser.add_argument(
+        "--thinking-engine", choices=("off", "auto", "always"), default="off", help="inner thought"
+    )
     args = parser.parse_args()
     keep: Any = None
     if args.smollm2:

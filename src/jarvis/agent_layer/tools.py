@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from jarvis.agent_layer.events import EventSink
+from jarvis.common.i18n import Language
 from jarvis.model_layer.messages import ImagePart, ToolCall, ToolSpec
 
 Denial = Literal["user_deny", "timeout"]
@@ -50,10 +51,17 @@ class ToolCallContext:
     emit: EventSink | None = None
     # Nobody watches this run (schedules, goals): approval-requiring tools are never offered.
     unattended: bool = False
+    # The person's language (their page or terminal): the lines the gate, sub-agents and tools
+    # write for them. None: the server's language (`speaks`).
+    language: Language | None = None
 
     @property
     def path(self) -> tuple[str, ...]:
         return self.agent_path or (self.agent_id,)
+
+    def speaks(self, default: Language) -> Language:
+        """The person's language, else `default` (the server's)."""
+        return self.language or default
 
 
 class LoopTools(Protocol):

@@ -1,8 +1,11 @@
 """Hot reload of `~/.jarvis/tools`, `skills` and `plugins`: a change re-reads only its folder.
 
-The whole home is watched (recursively), not the three folders, so a folder created or moved in
-after start-up is seen; the filter drops everything else (sessions, audit log) before Python
-sees it. Sessions re-read the registry every turn, so a reload shows up on the next turn.
+On Linux the home's own entries and the wanted folders (recursively) are watched with inotify
+on the event loop (`common.inotify`): nothing wakes while nothing changes, a folder created or
+moved in after start-up is watched from then on, and writes elsewhere in the home (sessions,
+memory, the audit log) never reach the process. Elsewhere the whole home is watched with
+watchfiles and a filter drops everything else. Sessions re-read the registry every turn, so a
+reload shows up on the next turn.
 
 Reading a folder runs user code (a tool's or plugin's module body) and file I/O, so it happens
 in a worker thread; only swapping the result into the registry, skills or plugin host runs on
@@ -15,11 +18,12 @@ start-up with watching off, before the server accepts connections).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
 
 from watchfiles import Change, awatch
 
+from jarvis.common import inotify
 from jarvis.common.logging import get_logger
 from jarvis.core.agents.definitions import AgentDefinitions
 from jarvis.core.confine import Confiner
@@ -43,9 +47,10 @@ _KINDS: dict[str, ExtensionKind] = {
     "agents": "agent",
     "team": "team",
 }
-# See REFERENCES.md: at the defaults a write is reported ~55 ms later. The watcher also wakes
-# every `step` to check for a stop, taking the GIL: at 1 ms that cost 1.8 % of a core while
-# idle; 3 ms costs 0.7 % and still reports a write in ~10 ms (benchmarks/tool_reload.py).
+# Off Linux (watchfiles; on Linux `common.inotify` wakes only on a change). See REFERENCES.md:
+# at the defaults a write is reported ~55 ms later. The watcher also wakes every `step` to check
+# for a stop, taking the GIL: at 1 ms that cost 1.8 % of a core while idle; 3 ms costs 0.7 %
+# and still reports a write in ~10 ms (benchmarks/tool_reload.py).
 _STEP_MS = 3
 _DEBOUNCE_MS = 50
 
@@ -142,19 +147,31 @@ class ExtensionWatcher:
 
     async def _watch(self) -> None:
         try:
-            async for changes in awatch(
-                self.home,
-                watch_filter=self._wanted,
-                step=_STEP_MS,
-                debounce=_DEBOUNCE_MS,
-                stop_event=self._stop,
-                recursive=True,
-            ):
-                await self.reload(sorted({self._folder_of(path) for _, path in changes}))
+            async for paths in self._changes():
+                await self.reload(sorted({self._folder_of(path) for path in paths}))
         except Exception:
             # ponytail: a dead watcher (home deleted, inotify limit) is logged, not retried;
             # the extensions loaded so far stay.
             _log.exception("watching %s stopped", self.home)
+
+    async def _changes(self) -> AsyncIterator[set[str]]:
+        """Changed paths under the wanted folders: inotify on the event loop on Linux (no
+        wake-ups while nothing changes), watchfiles elsewhere. Either creates its OS watches
+        before its first await."""
+        if inotify.available():
+            watch = inotify.InotifyWatch(self.home, lambda name: name in self._readers)
+            async for paths in watch.changes(self._stop):
+                yield paths
+            return
+        async for changes in awatch(
+            self.home,
+            watch_filter=self._wanted,
+            step=_STEP_MS,
+            debounce=_DEBOUNCE_MS,
+            stop_event=self._stop,
+            recursive=True,
+        ):
+            yield {path for _, path in changes}
 
     def _wanted(self, change: Change, path: str) -> bool:
         return self._folder_of(path) in self._readers

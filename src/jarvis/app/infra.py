@@ -27,6 +27,7 @@ from jarvis.app.mcp_config import server_set
 from jarvis.app.mcp_setup import build_mcp
 from jarvis.app.settings import Settings, SettingsError
 from jarvis.common.clock import Clock, SystemClock
+from jarvis.common.i18n import Language
 from jarvis.common.logging import get_logger
 from jarvis.common.pg import lazy_pool
 from jarvis.core.agents.definitions import AgentDefinitions
@@ -99,6 +100,13 @@ class AppAssembly:
     _provider_cache: dict[str, Provider] = field(default_factory=dict)
     _context_windows: dict[str, int | None] = field(default_factory=dict)
     _lanes: dict[str, ModelLane] = field(default_factory=dict)
+    # The language of each person's page, as last opened in this process (runs nobody watches
+    # and reminders speak it); not kept across restarts: then the setting.
+    person_languages: dict[str, Language] = field(default_factory=dict)
+
+    def language_of(self, user_id: str) -> Language:
+        """The person's language for lines sent to them unasked (a run's report, a reminder)."""
+        return self.person_languages.get(user_id, self.settings.language)
 
     def provider_for(self, model: ModelSettings) -> Provider:
         """The person's calls (turns, sub-agents, answers in words): they go first on the model
@@ -272,7 +280,12 @@ class InfraBuilder:
         registry = ToolRegistry()
         settings = self.settings
         registry.register_all(
-            builtin_tools(settings.tools, settings.security, jarvis_home=settings.home)
+            builtin_tools(
+                settings.tools,
+                settings.security,
+                jarvis_home=settings.home,
+                language=settings.language,
+            )
         )
         return registry
 
@@ -339,7 +352,9 @@ class InfraBuilder:
                 plugins,
                 skills,
                 definitions,
-                Confiner.from_settings(settings.security, Path.home(), settings.home),
+                Confiner.from_settings(
+                    settings.security, Path.home(), settings.home, settings.language
+                ),
             ),
             definitions=definitions,
             demo=self.demo,

@@ -46,7 +46,9 @@ def build_mcp(
 
 
 def _confine(settings: Settings) -> Callable[[Sequence[str], bool, Sequence[str]], list[str]]:
-    confiner = Confiner.from_settings(settings.security, Path.home(), settings.home)
+    confiner = Confiner.from_settings(
+        settings.security, Path.home(), settings.home, settings.language
+    )
     workspace = settings.workspace_dir
 
     def confine(argv: Sequence[str], network: bool, writable: Sequence[str]) -> list[str]:

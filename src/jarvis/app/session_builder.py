@@ -74,6 +74,7 @@ class SessionBuilder:
             agent_name=self.profile.name,
             provider=self.app.provider_for(model),
             model=model.model,
+            person_turn=self.app.lane_for(model).holding,
             system_prompt=lambda tools: self._system_prompt(tools, lang),
             tools=self._tools,
             store=self.app.session_store,

@@ -321,6 +321,10 @@ _CATALOG: dict[str, dict[Language, str]] = {
         "ko": "루트, 홈 디렉터리, 시스템 디렉터리나 알 수 없는 경로를 통째로 지우거나 옮김",
         "en": "deletes or moves the root, the home directory, a system directory or a path only known after expansion",
     },
+    "gate.shell.danger.delete_system": {
+        "ko": "시스템 디렉터리(/etc, /usr 등) 안의 파일을 지우거나 옮김",
+        "en": "deletes or moves a file inside a system directory (/etc, /usr, …)",
+    },
     "gate.shell.danger.find_delete_root": {
         "ko": "루트나 홈에서 시작하는 find 가 파일을 지우거나 명령을 실행함",
         "en": "find from the root or home deletes files or runs a command",

@@ -81,10 +81,8 @@ class SecuritySettings(BaseModel):
 
     # The second lock under the gate: an OS sandbox (bubblewrap) around bash, user tool
     # subprocesses and stdio MCP servers (docs/security.md "The second lock").
-    # ponytail: off by default until Stop is reliable inside it — a Stop sent while bwrap is
-    # still setting up can leave the command running (docs/security.md, "known limits").
     sandbox: Literal["auto", "required", "off"] = Field(
-        "off",
+        "auto",
         description="OS sandbox (Linux, bubblewrap): auto = use it where it works, say once when "
         "it cannot; required = refuse to run tools without it; off = the gate alone.",
     )

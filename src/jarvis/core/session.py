@@ -67,6 +67,9 @@ class SessionSetup:
     memory_agent_id: str | None = None
     # The thinking step between the security pipeline and the loop (router, inner thought).
     thinking: TurnThinking | None = None
+    # Held for the whole turn: the model server's lane (`model_layer/lanes.py`), so background
+    # calls there wait until the person's turn is over. None: nothing to hold.
+    person_turn: Callable[[], contextlib.AbstractContextManager[None]] | None = None
 
     @property
     def memory_owner(self) -> str:
@@ -158,8 +161,10 @@ class AgentSession:
         """Every started turn ends with exactly one `agent_end` or `agent_error`, whatever
         fails: a failure the turn did not report itself becomes the `agent_error`."""
         ending = _TurnEnding(self.emit)
+        hold = self.setup.person_turn or contextlib.nullcontext
         try:
-            return await self._turn(text, abort, ending)
+            with hold():
+                return await self._turn(text, abort, ending)
         except Exception as exc:
             _log.exception("turn failed")
             cause = describe_storage_error(exc)
@@ -215,6 +220,7 @@ class AgentSession:
             abort=abort,
             user_id=self.info.user_id,
             emit=self.emit,
+            language=setup.language,
         )
         config = await self._loop_config()
         result = await run_agent_loop(

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 
 from jarvis.model_layer.config import StreamOptions
 from jarvis.model_layer.events import ProviderError, Stop, StreamEvent
@@ -62,6 +62,17 @@ class ModelLane:
         self._foreground -= 1
         if self._foreground == 0:
             self._idle.set()
+
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[None]:
+        """The person's whole turn (its thought, model rounds, tools, approvals): background
+        calls wait for the turn, not only for each model call in it; a retried judge would
+        otherwise start between two rounds and be cut again at once."""
+        self.enter_foreground()
+        try:
+            yield
+        finally:
+            self.leave_foreground()
 
     async def wait_idle(self) -> None:
         while self.yielding and self._foreground:

@@ -12,6 +12,7 @@ import pytest
 
 from jarvis.core.approvals.audit import AuditLog
 from jarvis.core.policy.gate import Gate
+from jarvis.core.policy.sandbox import Sandbox
 from jarvis.core.tools.builtins import builtin_tools
 from jarvis.core.tools.executor import GatedTools
 from jarvis.core.tools.registry import ToolRegistry
@@ -32,6 +33,26 @@ PUSHES = [
 def git(*args: str, cwd: Path) -> str:
     done = subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True)
     return done.stdout
+
+
+def gated(sandbox: Sandbox, work: Path) -> tuple[ToolRegistry, GatedTools]:
+    registry = ToolRegistry()
+    for tool in builtin_tools():
+        registry.register(tool)
+    return registry, GatedTools(registry, work, Gate(sandbox, AuditLog(), "en"))
+
+
+async def all_blocked(work: Path, remote: Path, commands: list[str]) -> GatedTools:
+    """Under the shared push deny rule and a `git` ALWAYS rule, each line is blocked through
+    the real gate and bash tool, nobody is asked and the remote gets nothing."""
+    sandbox, human = make(work, rules=SHARED, agent_rules=ALWAYS_GIT)
+    _, tools = gated(sandbox, work)
+    for command in commands:
+        call = ToolCall(id="c", name="bash", arguments={"command": command})
+        result = await tools.execute(call, ctx())
+        assert result.is_error and result.content.startswith("blocked"), (command, result)
+    assert git("for-each-ref", cwd=remote) == "" and human.requests == []
+    return tools
 
 
 def bash(command: str, cwd: Path) -> None:
@@ -56,29 +77,18 @@ async def test_every_spelling_of_a_push_is_blocked_and_nothing_reaches_the_remot
     workspace: tuple[Path, Path],
 ) -> None:
     work, remote = workspace
-    sandbox, human = make(work, rules=SHARED, agent_rules=ALWAYS_GIT)
-    registry = ToolRegistry()
-    for tool in builtin_tools():
-        registry.register(tool)
-    tools = GatedTools(registry, work, Gate(sandbox, AuditLog(), "en"))
-    for command in PUSHES:
-        call = ToolCall(id="c", name="bash", arguments={"command": command})
-        result = await tools.execute(call, ctx())
-        assert result.is_error and result.content.startswith("blocked"), (command, result)
-    assert git("for-each-ref", cwd=remote) == ""  # the remote got nothing
+    tools = await all_blocked(work, remote, PUSHES)
     status = await tools.execute(
         ToolCall(id="s", name="bash", arguments={"command": "git -P status --short"}), ctx()
     )
     assert not status.is_error and "exit code: 0" in status.content.lower(), status.content
-    assert human.requests == []
     # the same spellings without the allow rule: still blocked, not asked
     (work.parent / "other").mkdir()
     bare, asked = make(work.parent / "other", rules=SHARED)
-    bash = registry.get("bash")
-    assert bash is not None
+    tool = next(tool for tool in builtin_tools() if tool.name == "bash")
     for command in PUSHES:
         call = ToolCall(id="c", name="bash", arguments={"command": command})
-        assert (await bare.decide(bash, call, ctx())).outcome == "block", command
+        assert (await bare.decide(tool, call, ctx())).outcome == "block", command
     assert asked.requests == []
 
 
@@ -97,17 +107,7 @@ async def test_other_commands_that_push_are_blocked_and_really_push_without_the_
     workspace: tuple[Path, Path],
 ) -> None:
     work, remote = workspace
-    sandbox, human = make(work, rules=SHARED, agent_rules=ALWAYS_GIT)
-    registry = ToolRegistry()
-    for tool in builtin_tools():
-        registry.register(tool)
-    tools = GatedTools(registry, work, Gate(sandbox, AuditLog(), "en"))
-    for command in OTHER_PUSHES:
-        call = ToolCall(id="c", name="bash", arguments={"command": command})
-        result = await tools.execute(call, ctx())
-        assert result.is_error and result.content.startswith("blocked"), (command, result)
-    assert git("for-each-ref", cwd=remote) == ""
-    assert human.requests == []
+    await all_blocked(work, remote, OTHER_PUSHES)
     for command in OTHER_PUSHES:  # the same lines, run by bash itself: each is a push
         before = git("for-each-ref", cwd=remote)
         bash(command, cwd=work)

@@ -77,6 +77,12 @@ def start_real_model(
     return RealModel(server=xllamacpp.Server(params), port=params.port)
 
 
+def served_by(model: RealModel, **settings: Any) -> dict[str, Any]:
+    """Jarvis's model settings for this server: temperature 0, no retries, plus `settings`."""
+    base = {"provider": "openai", "base_url": model.base_url, "model": model.model}
+    return {**base, "temperature": 0.0, "max_retries": 0, **settings}
+
+
 @contextmanager
 def real_model_server(**options: Any) -> Iterator[RealModel]:
     """A real model server started with `start_real_model(**options)`, stopped at the end."""

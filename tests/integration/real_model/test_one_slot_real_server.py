@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import secrets
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -23,11 +22,9 @@ from typing import Any
 import httpx
 import pytest
 
-from jarvis.app.infra import build_app
-from jarvis.app.settings import Settings
 from jarvis.model_layer.lanes import ModelLane
-from tests.integration.real_model.conftest import RealModel, real_model_server
-from tests.support.live_server import LiveServer, Tab
+from tests.integration.real_model.conftest import RealModel, real_model_server, served_by
+from tests.support.live_server import LiveServer, Tab, quiet_settings, serving
 
 JUDGE_CAP = 256  # the judge's tokens (the background cap); the turn asks for TURN_TOKENS
 TURN_TOKENS = 16
@@ -43,32 +40,11 @@ def one_slot() -> Iterator[RealModel]:
 
 @pytest.fixture
 def jarvis(one_slot: RealModel, tmp_path: Path) -> Iterator[LiveServer]:
-    model: dict[str, Any] = {
-        "provider": "openai",
-        "base_url": one_slot.base_url,
-        "model": one_slot.model,
-        "max_tokens": TURN_TOKENS,
-        "temperature": 0.0,
-        "max_retries": 0,
-        "context_window": 4096,
-        "background_max_tokens": JUDGE_CAP,
-    }
-    config = Settings(
-        home=tmp_path,
-        workspace=tmp_path,
-        language="en",
-        model=model,
-        memory={"enabled": False},
-        scheduler={"enabled": False},
-        procedures={"learn": False, "reflect": False},
-        web={"token": secrets.token_urlsafe(16)},
+    model = served_by(
+        one_slot, max_tokens=TURN_TOKENS, context_window=4096, background_max_tokens=JUDGE_CAP
     )
-    server = LiveServer(build_app(config))
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    with serving(quiet_settings(tmp_path, model, language="en", memory={"enabled": False})) as s:
+        yield s
 
 
 async def until(check: Callable[[], Any], what: str) -> None:

@@ -44,7 +44,12 @@ async def test_pause_resume_stop_and_the_owner(tmp_path: Path) -> None:
     assert (await tasks.act(task.id, "stop", "local")).status == "cancelled"
     with pytest.raises(FocusNotAllowed):
         await tasks.act(task.id, "resume", "local")
-    assert [(e["type"], e["previous"], e["state"]) for e in sent] == [
+    panels = [e for e in sent if e["type"] == "focus_panel"]
+    assert {e["area"] for e in panels} == {"plan", "log", "references", "analysis"}
+    assert len(panels) == 4 * 4  # every area after each of the four moves
+    assert panels[-1]["state"] == "cancelled" and not panels[-1]["busy"]
+    states = [e for e in sent if e["type"] == "focus_state"]
+    assert [(e["type"], e["previous"], e["state"]) for e in states] == [
         ("focus_state", "planning", "paused"),
         ("focus_state", "paused", "planning"),
         ("focus_state", "interrupted", "waiting"),

@@ -133,3 +133,21 @@ async def test_a_hosted_api_lane_runs_background_calls_side_by_side() -> None:
     first.go.set()
     second.go.set()
     await asyncio.gather(one, two)
+
+
+async def test_a_background_call_waits_for_the_whole_turn_not_each_model_call() -> None:
+    """Between two model rounds of one turn (a tool runs, a thought ends) the lane is held:
+    a retried judge does not start there only to be cut at the next round."""
+    lane, quick, judge = ModelLane(), Gated(), Gated()
+    quick.go.set()
+    judge.go.set()
+    with lane.holding():
+        await collect(ForegroundProvider(quick, lane).stream("m", CTX))  # the first round
+        waiting = asyncio.create_task(collect(BackgroundProvider(judge, lane, 64).stream("m", CTX)))
+        for _ in range(5):
+            await asyncio.sleep(0)  # the tool runs; the judge must not start
+        assert not judge.started.is_set() and lane.busy
+        await collect(ForegroundProvider(quick, lane).stream("m", CTX))  # the second round
+        assert not judge.started.is_set()
+    assert isinstance((await waiting)[-1], Stop)
+    assert lane.preempted == 0 and lane.finished == 1

@@ -90,7 +90,24 @@ EXPANDED = [
     "rm -rf ./.*", "rm -rf .?*", "toybox rm -rf /",
 ]  # fmt: skip
 
+# Judged on what they can reach (issue 23): a delete of a file in a system tree, and what `xargs`
+# gets from `find` or `echo`, or `find` deletes from a system tree (18 of 23 asked before).
+REACH = [
+    "rm -f /etc/passwd", "rm /etc/hosts", "rm -- /usr/bin/python3", "unlink /etc/hostname",
+    "shred -u /etc/shadow", "mv /etc/passwd /tmp/x", "truncate -s 0 /etc/passwd",
+    "cd /etc && rm -f passwd", "sudo rm -f /boot/vmlinuz", "rm -f /var/lib/dpkg/status",
+    "rmdir /usr/local/share/x", "rm -f /dev/null", "env rm -f /etc/passwd",
+    "find / -name '*.conf' | xargs rm -f", "find / | xargs rm -rf",
+    "find /etc -type f | xargs -0 rm", "find ~ -name x | xargs rm -rf",
+    "echo /etc/passwd | xargs rm", "printf '%s\\n' / | xargs rm -rf",
+    "find /usr/lib/python3 -delete", "find /usr/lib/x -exec rm {} +",
+    "find /var/lib/apt -name x -execdir rm -f {} ;", "find /opt/app -delete",
+]  # fmt: skip
+
 HARMLESS = [
+    "find . -name '*.pyc' | xargs rm -f", "rm -f /var/tmp/x", "rm -f /dev/shm/x",
+    "rm -f ~/notes/old.txt", 'rm -f "$tmp"', "find /usr/share/doc -name x -print",
+    "find /tmp/b -name x | xargs rm -f", "echo a b | xargs rm", "find . | xargs grep x",
     "rm -rf build", "rm -rf ./node_modules", "rm -rf /tmp/build", "rm -rf ~/project/build",
     'rm -rf "$HOME/project/build"', "rm -r dist/", "rm -f /tmp/x.log", "rm -rf ../other/build",
     "rm -rf .cache", "rm x", "rm -rf *", "cd build && rm -rf *", "cd /tmp/build && rm -rf *",

@@ -8,7 +8,7 @@ import pytest
 from jarvis.core.policy.dangerous import DEFAULT_DANGEROUS_COMMANDS, DangerousMatcher
 from jarvis.core.policy.destructive import find_danger
 from jarvis.core.policy.shell import analyze_shell
-from tests.unit.policy.destructive_table import DESTRUCTIVE, EXPANDED, HARMLESS, HOME
+from tests.unit.policy.destructive_table import DESTRUCTIVE, EXPANDED, HARMLESS, HOME, REACH
 
 REGEXES = DangerousMatcher.compile(DEFAULT_DANGEROUS_COMMANDS)
 
@@ -23,9 +23,10 @@ def blocked(command: str) -> bool:
 def test_the_table_is_large() -> None:
     assert len(DESTRUCTIVE) >= 155 and len(set(DESTRUCTIVE)) == len(DESTRUCTIVE)
     assert len(EXPANDED) >= 38 and not set(EXPANDED) & set(DESTRUCTIVE)
+    assert not set(REACH) & set(DESTRUCTIVE + EXPANDED)
 
 
-@pytest.mark.parametrize("command", DESTRUCTIVE + EXPANDED)
+@pytest.mark.parametrize("command", DESTRUCTIVE + EXPANDED + REACH)
 def test_destructive_spellings_are_blocked(command: str) -> None:
     assert blocked(command)
 

@@ -162,7 +162,19 @@ def test_seen_store_skips_a_torn_last_line(tmp_path: Path) -> None:
     index = store.load()
     assert index.known(SEEN[1]) is not None and "id:torn" not in index.content
     store.append("b", [_e("3", "https://e.example/3", "Three")], 2)  # not glued to the torn line
-    assert store.load().known(_e("3", "", "")) is not None
+    assert store.load().known(_e("3", "", ""), "b") is not None
+
+
+def test_a_bare_id_is_per_source_a_global_one_is_shared(tmp_path: Path) -> None:
+    store = SeenStore(tmp_path)
+    store.append("a", [_e("1", "https://a.example/1", "A one"), _e("tag:x,2026:7", "", "T")], 1)
+    seen = store.load()
+    # feed b numbers its entries too: its "1" is another entry, new
+    other = _e("1", "https://b.example/1", "B one")
+    assert [e.link for e in classify([other], seen, "b").new] == ["https://b.example/1"]
+    assert classify([_e("1", "https://a.example/1", "A one")], seen, "a").unchanged == 1
+    # an id with a scheme names the entry wherever it appears
+    assert classify([_e("tag:x,2026:7", "", "T")], seen, "b").unchanged == 1
 
 
 def test_poll_judgements() -> None:
@@ -201,6 +213,12 @@ def test_quota_and_digest() -> None:
     assert matches(_e("1", "", "Python 3.14 released"), ["python"])
     assert not matches(_e("1", "", "Rust", summary="nothing"), ["python", "go "])
     assert matches(_e("1", "", "anything"), [])
+    # the owner's interests (user model) count like keywords, when the source asks for them
+    rust = _e("1", "", "러스트 1.90 출시")
+    assert matches(rust, ["python"], ["러스트"])
+    assert not matches(rust, ["python"], ["바둑"])
+    assert matches(rust, [], ["러스트"]) and not matches(rust, [], ["바둑"])
+    assert not matches(rust, [], [])  # asked for interests, none known: quiet, not everything
     text = digest_text("news", [_e(str(i), f"https://e/{i}", f"T{i}") for i in range(22)], "en")
     assert text.splitlines()[0] == "📰 [news] 22 new"
     assert text.splitlines()[1] == "• T0 — https://e/0" and text.endswith("… and 2 more")

@@ -90,6 +90,7 @@ class AgendaJudge:
                     failure = event
             if failure is None:
                 text = "".join(parts)
+                _log.debug("AGENDA judge answered: %r", text[:800])
                 return drop_echoes(parse_judge_output(text, self.tz), self.language, user_input)
             if failure.kind == "preempted":
                 gave_way += 1

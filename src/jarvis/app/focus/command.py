@@ -30,5 +30,3 @@ def focus_command(app: AppAssembly) -> Command:
         args=(Argument("OBJECTIVE", optional=True),),
         origin="focus",
     )
-
-

@@ -9,9 +9,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Literal
 
+from jarvis.app.focus.panel import panel_event
 from jarvis.common.clock import new_id
 from jarvis.common.i18n import Language, t
-from jarvis.core.focus.render import state_event
+from jarvis.core.focus.render import AREAS, state_event
 from jarvis.core.focus.state import Event, FocusTask, TaskStatus, next_status
 from jarvis.core.focus.store import FocusStore
 
@@ -71,6 +72,17 @@ class FocusTasks:
         self.store.log(task.id, f"created: {task.objective}")
         return task
 
+    async def announce(self, task: FocusTask, previous: str, areas: bool = True) -> None:
+        """Tell the owner's windows (when a `send` is given): `focus_state` when the status
+        moved, and every area as `focus_panel`."""
+        if self.send is None:
+            return
+        if previous != task.status:
+            await self.send(task.owner, state_event(task, previous, None))
+        if areas:
+            for area in AREAS:
+                await self.send(task.owner, panel_event(self.store, task, area))
+
     def get(self, task_id: str) -> FocusTask:
         task = self.store.load(task_id)
         if task is None:
@@ -108,6 +120,5 @@ class FocusTasks:
             line = t("focus.not_allowed", self.lang, task=task_id, status=previous, action=action)
             raise FocusNotAllowed(line)
         self.store.log(task_id, f"{action}: {previous} → {updated.status}")
-        if self.send is not None:
-            await self.send(updated.owner, state_event(updated, previous, None))
+        await self.announce(updated, previous)
         return updated

@@ -274,7 +274,8 @@ class ProactiveSpeaker:
         agent_id = message_id.split(":")[1] if message_id.count(":") == 2 else ""
         if agent_id not in self.builders:
             return None
-        return record(self.store, agent_id, user_id, message_id, feedback, now_ms, self._lang())
+        lang = self.app.language_of(user_id)  # the page they last opened, else the setting
+        return record(self.store, agent_id, user_id, message_id, feedback, now_ms, lang)
 
     def reset(self, agent_id: str) -> None:
         state = self.store.load(agent_id)

@@ -83,6 +83,7 @@ async def source_rows(
                 "every": source.every,
                 "notify": source.notify,
                 "match": list(source.match),
+                "interests": source.interests,
                 "owner": source.owner,
                 "host": source.host,
                 "state": "paused" if status.paused else ("on" if source.enabled else "off"),
@@ -98,7 +99,7 @@ def row_line(row: dict[str, Any]) -> str:
     if "error" in row:
         return f"{row['id']}: broken file: {row['error']}"
     grants = ", ".join(f"{g['tool']}:{g['state']}" for g in row["preapproval"])
-    match = ", ".join(row["match"]) or "*"
+    match = ", ".join(row["match"] + (["<interests>"] if row["interests"] else [])) or "*"
     return (
         f"{row['id']} [{row['state']}] {row['url']} every {row['every']}"
         f" notify {row['notify']} match {match} (owner {row['owner']}) {grants}"

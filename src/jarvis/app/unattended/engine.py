@@ -59,7 +59,9 @@ class Engine:
                 "log_level": "WARNING",
                 # A few connections per process: every process also has the app's own pools.
                 "sys_db_pool_size": 4,
-                "notification_listener_polling_interval_sec": 0.2,
+                # Jarvis uses no DBOS send/recv or events, so this thread only wakes to find
+                # nothing to check: DBOS's default second, not 0.2 s (idle CPU).
+                "notification_listener_polling_interval_sec": 1.0,
             }
         )
         try:

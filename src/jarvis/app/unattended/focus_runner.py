@@ -12,17 +12,12 @@ from collections.abc import Callable
 from typing import Any
 
 from jarvis.app.focus.hold import hold_point
+from jarvis.app.focus.panel import panel_event
 from jarvis.app.unattended.notify import ProactiveHub
 from jarvis.app.unattended.runs import UnattendedTurns
 from jarvis.common.i18n import t
 from jarvis.core.focus.findings import findings
-from jarvis.core.focus.render import (
-    AREAS,
-    analysis_markdown,
-    bounded,
-    plan_markdown,
-    state_event,
-)
+from jarvis.core.focus.render import AREAS, state_event
 from jarvis.core.focus.state import (
     MAX_STEPS,
     Event,
@@ -302,22 +297,3 @@ class FocusRunner:
         from datetime import UTC, datetime
 
         return datetime.fromtimestamp(self.now() / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def area_markdown(store: FocusStore, task: FocusTask, area: str) -> str:
-    if area == "plan":
-        return plan_markdown(task)
-    if area == "analysis":
-        return analysis_markdown(store.analysis(task.id))
-    return store.read_area(task.id, f"{area}.md")
-
-
-def panel_event(store: FocusStore, task: FocusTask, area: str) -> dict[str, Any]:
-    return {
-        "type": "focus_panel",
-        "task_id": task.id,
-        "state": task.status,
-        "area": area,
-        "markdown": bounded(area_markdown(store, task, area)),
-        "busy": task.status in ("planning", "running"),
-    }

@@ -91,7 +91,7 @@ class GoalSteps:
         return {"status": "ok" if status == "done" else status, "goal_status": status}
 
     async def _tell(self, goal: Goal, status: str, detail: str, session_id: str) -> None:
-        lang = self.app.settings.language
+        lang = self.app.language_of(goal.owner)
         text = t("unattended.goal_status", lang, goal=goal.id, status=status, detail=detail)
         await self.hub.publish(
             goal.owner,

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from jarvis.app.infra import AppAssembly
 from jarvis.app.session_builder import SessionBuilder
-from jarvis.common.i18n import t
+from jarvis.common.i18n import Language, t
 from jarvis.core.policy.gate import Gate
 from jarvis.core.scheduler.grants import approval_policy_fingerprint
 from jarvis.core.scheduler.preapproval import Definition, PreapprovalStore
@@ -88,8 +88,20 @@ class UnattendedTurns:
             return TurnReport("blocked", session.id, outcome.answer, "; ".join(refused), tokens)
         return TurnReport("ok", session.id, outcome.answer, "", tokens)
 
-    def line(self, name: str, report: TurnReport) -> str:
-        lang = self.app.settings.language
+    def preapproval_reason(
+        self, definition: Definition, missing: list[str], lang: Language | None = None
+    ) -> str:
+        """Why a run without its owner's pre-approval does not start (seed 002)."""
+        return t(
+            "unattended.preapproval_required",
+            lang or self.app.settings.language,
+            definition=definition.key,
+            owner=definition.owner,
+            tools=", ".join(missing),
+        )
+
+    def line(self, name: str, report: TurnReport, lang: Language | None = None) -> str:
+        lang = lang or self.app.settings.language
         if report.status == "failed":
             return t("unattended.run_failed", lang, name=name, reason=report.reason)
         if report.status == "blocked":

@@ -11,11 +11,13 @@ from zoneinfo import ZoneInfo
 
 from jarvis.app.infra import AppAssembly
 from jarvis.app.proactive.speaker import ProactiveSpeaker
+from jarvis.app.unattended.ahead import KIND as AHEAD
+from jarvis.app.unattended.ahead import AheadRuns
 from jarvis.app.unattended.engine import Engine
 from jarvis.app.unattended.focus_runner import FocusRunner
 from jarvis.app.unattended.goals import GoalSteps
 from jarvis.app.unattended.notify import ProactiveHub
-from jarvis.app.unattended.runs import UnattendedTurns
+from jarvis.app.unattended.runs import TurnReport, UnattendedTurns
 from jarvis.app.unattended.sources import NOTE, POLL, SourceRuns
 from jarvis.common.i18n import t
 from jarvis.common.logging import get_logger
@@ -56,6 +58,7 @@ class UnattendedRuntime:
         self.settings = app.settings.scheduler
         self.tz = ZoneInfo(app.settings.timezone)
         self.goals = GoalSteps(app, turns, hub)
+        self.ahead = AheadRuns(app, turns, hub)
         self.focus = FocusRunner(app, turns, hub, hub.terminal)
         self.sources = SourceRuns(app, engine, hub, turns.preapprovals)
         self.loop = asyncio.get_running_loop()
@@ -91,6 +94,10 @@ class UnattendedRuntime:
         if self.settings.reminders:
             started += await self._due_reminders(now_ms)
         started += await self._due_goals()
+        for run_id, ref, due in await self.ahead.due_runs(now):
+            if run_id not in self._started:
+                await self._start(run_id, AHEAD, ref, due)
+                started.append(run_id)
         started += await self._due_focus()
         for run_id, kind, ref, due in self.sources.due_runs(now_ms):
             if run_id not in self._started:
@@ -184,26 +191,29 @@ class UnattendedRuntime:
             return await self.goals.step(ref, int(due))
         if kind == "focus":
             return await self.focus.execute(ref, due)
+        if kind == AHEAD:
+            return await self.ahead.execute(ref, due)
         if kind in (POLL, NOTE):
             return await self.sources.execute(kind, ref, due)
         return {"status": "skipped", "reason": f"unknown kind {kind}"}
 
     async def interrupted(self, kind: str, ref: str, due: str) -> dict[str, Any]:
-        lang = self.app.settings.language
+        schedule = self._schedule(ref) if kind == "schedule" else None
+        lang = self.app.language_of(schedule.owner) if schedule else self.app.settings.language
         reason = t("unattended.run_interrupted", lang)
         if kind == "goal":
             return await self.goals.interrupted(ref, int(due), reason)
         if kind == "focus":
             return await self.focus.interrupted(ref, due)
+        if kind == AHEAD:
+            return await self.ahead.interrupted(ref, due)
         if kind in (POLL, NOTE):
             return await self.sources.interrupted(kind, ref, due)
-        if kind == "schedule":
-            schedule = self._schedule(ref)
-            if schedule is not None:
-                text = t("unattended.run_failed", lang, name=ref, reason=reason)
-                await self.hub.publish(
-                    schedule.owner, text, "answer", f"sched:{ref}:{due}", status="failed"
-                )
+        if schedule is not None:
+            text = t("unattended.run_failed", lang, name=ref, reason=reason)
+            await self.hub.publish(
+                schedule.owner, text, "answer", f"sched:{ref}:{due}", status="failed"
+            )
         # A reminder that may have gone out is not sent again.
         return {"status": "failed", "reason": "interrupted"}
 
@@ -217,20 +227,15 @@ class UnattendedRuntime:
             return {"status": "skipped", "reason": "no such schedule"}
         missing = await self.turns.preapprovals.missing(schedule)
         message_id = f"sched:{schedule_id}:{due}"
+        lang = self.app.language_of(schedule.owner)  # the owner's page, else the setting
         if missing:
-            lang = self.app.settings.language
-            reason = t(
-                "unattended.preapproval_required",
-                lang,
-                definition=schedule.key,
-                owner=schedule.owner,
-                tools=", ".join(missing),
-            )
-            text = t("unattended.run_blocked", lang, name=schedule_id, reason=reason)
+            reason = self.turns.preapproval_reason(schedule, missing, lang)
+            blocked = TurnReport("blocked", "", "", reason)
+            text = self.turns.line(schedule_id, blocked, lang)
             await self.hub.publish(schedule.owner, text, "answer", message_id, status="blocked")
             return {"status": "blocked", "reason": reason}
         report = await self.turns.run(schedule, schedule.prompt, f"⏰ {schedule_id}")
-        text = self.turns.line(schedule_id, report)
+        text = self.turns.line(schedule_id, report, lang)
         await self.hub.publish(
             schedule.owner,
             text,
@@ -245,7 +250,7 @@ class UnattendedRuntime:
         loop = await self.app.openloops.store.get(loop_id)
         if loop is None or loop.status != "open" or loop.due_ms is None:
             return {"status": "skipped", "reason": "closed"}  # closed meanwhile: never remind
-        lang = self.app.settings.language
+        lang = self.app.language_of(loop.user_id)
         due = datetime.fromtimestamp(loop.due_ms / 1000, self.tz).strftime("%Y-%m-%d %H:%M")
         if offset_sec > 0:
             text = t(

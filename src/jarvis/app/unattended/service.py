@@ -22,6 +22,7 @@ from jarvis.common.clock import new_id
 from jarvis.common.i18n import t
 from jarvis.common.logging import get_logger
 from jarvis.core.approvals.audit import AuditRecord
+from jarvis.core.scheduler.ahead import load_aheads
 from jarvis.core.scheduler.definitions import (
     Goal,
     GoalStatus,
@@ -37,7 +38,7 @@ from jarvis.core.scheduler.timing import next_due
 
 _log = get_logger("jarvis.unattended")
 # Creating a schedule or a goal is a standing action: approved each time, never ALWAYS.
-PROPOSAL_TOOLS = ("schedule", "goal")
+PROPOSAL_TOOLS = ("schedule", "goal", "focus", "watch_source")
 
 
 def _show_in_terminal(text: str) -> None:
@@ -84,9 +85,14 @@ class Unattended:
         for name in PROPOSAL_TOOLS:
             if name not in self.app.settings.security.no_standing_consent:
                 self.app.settings.security.no_standing_consent.append(name)
+        from jarvis.app.focus.tools import FocusTool
+        from jarvis.app.sources.tools import WatchSourceTool
         from jarvis.app.unattended.tools import GoalTool, ScheduleTool
 
-        self.app.tools.register_all([ScheduleTool(self), GoalTool(self)])
+        settings, clock = self.app.settings, self.app.clock
+        focus = FocusTool(settings.home, clock.now_ms, settings.language, self.hub.send)
+        sources = WatchSourceTool(settings.home, settings.language)
+        self.app.tools.register_all([ScheduleTool(self), GoalTool(self), focus, sources])
         if not self.app.settings.scheduler.enabled:
             return
         await self.hub.start()
@@ -222,6 +228,11 @@ class Unattended:
             return self.schedule(ident)
         if kind == "goal":
             return self.goal(ident)
+        if kind == "ahead":
+            found, _ = load_aheads(self.app.settings.home)
+            for ahead in found:
+                if ahead.id == ident:
+                    return ahead
         raise LookupError(f"no definition {key!r}")
 
     async def _audit(self, user: str, key: str, outcome: str) -> None:

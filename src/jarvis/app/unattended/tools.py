@@ -79,7 +79,7 @@ class ScheduleTool(Tool):
         except ValidationError as exc:
             raise ToolArgumentError(str(exc).splitlines()[-1]) from None
         created = await self.service.create_schedule(proposal)
-        lang = self.service.app.settings.language
+        lang = env.call.speaks(self.service.app.settings.language)  # the person's
         if not created.enabled:
             line = t(
                 "unattended.schedule_needs_grant",
@@ -156,7 +156,7 @@ class GoalTool(Tool):
             max_turns=int(args.get("max_turns") or 10),
         )
         created = await self.service.create_goal(goal)
-        lang = self.service.app.settings.language
+        lang = env.call.speaks(self.service.app.settings.language)  # the person's
         line = t("unattended.goal_created", lang, goal=created.objective, id=created.id)
         return ToolResult(content=line, details={"goal": created.id, "status": created.status})
 

@@ -49,4 +49,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ko": "Focus 작업 '{task}' 를 시작했습니다: {objective}",
         "en": "Started Focus task '{task}': {objective}",
     },
+    "focus.tool_started": {
+        "ko": "Focus 작업 '{task}' 를 시작했습니다: {objective}. 서버가 계획을 세우고 단계를 "
+        "하나씩 진행합니다 (HUD의 집중 작업 카드, `jarvis focus show {task}`).",
+        "en": "Started Focus task '{task}': {objective}. The server plans it and runs its steps "
+        "one by one (the HUD's Focus card, `jarvis focus show {task}`).",
+    },
 }

@@ -16,4 +16,10 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "ko": "… 그리고 {count}개 더",
         "en": "… and {count} more",
     },
+    "sources.tool_added": {
+        "ko": "소식 출처 '{source}' ({url}) 를 꺼 둔 채로 추가했습니다. 소유자가 {host} 로의 "
+        "web_fetch 를 승인하면 켜집니다 (HUD의 소식 출처 카드, `jarvis sources grant {source}`).",
+        "en": "Added source '{source}' ({url}), off. It turns on once the owner pre-approves "
+        "web_fetch to {host} (the HUD's Sources card, `jarvis sources grant {source}`).",
+    },
 }

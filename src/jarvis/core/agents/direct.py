@@ -43,6 +43,7 @@ async def run_tool_now(session: AgentSession, name: str, args: dict[str, Any]) -
             abort=abort,
             user_id=session.info.user_id,
             emit=session.emit,
+            language=setup.language,
         )
         session.emit(ToolExecutionStart(tool_call_id=call.id, tool_name=name, args=args))
         result = await setup.tools().execute(call, ctx)

@@ -13,7 +13,7 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from jarvis.agent_layer.loop import AgentLoopConfig, run_agent_loop
+from jarvis.agent_layer.loop import run_agent_loop
 from jarvis.agent_layer.tools import NoTools, ToolCallContext
 from jarvis.core.agents.patterns import (
     Pattern,
@@ -30,6 +30,7 @@ from jarvis.core.agents.runtime import (
     Delegation,
     ModelBudget,
     SubAgentHost,
+    loop_config,
     nested_sink,
 )
 from jarvis.core.agents.specs import SubAgentSpec
@@ -149,7 +150,7 @@ class Orchestration:
                 tools=NoTools(),
                 emit=nested_sink(self.ctx.emit, path),
                 tool_context=self.ctx,
-                config=AgentLoopConfig(max_turns=1, language=self.host.language),
+                config=loop_config(1, self.ctx.speaks(self.host.language)),
                 agent_name="supervisor",
             )
             if decided.error is not None:

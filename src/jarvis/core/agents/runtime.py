@@ -46,6 +46,11 @@ class NestedEvent(BaseModel):
     event: dict[str, Any] = Field(default_factory=dict)
 
 
+def loop_config(max_turns: int, lang: Language) -> AgentLoopConfig:
+    """A sub-agent's loop: its lines and a failed model call's line in the person's language."""
+    return AgentLoopConfig(max_turns=max_turns, language=lang, options=StreamOptions(language=lang))
+
+
 def nested_sink(sink: EventSink | None, path: tuple[str, ...]) -> EventSink:
     """Streamed text stays inside: the nested agent's answer comes back as the tool result, and
     a blackboard of agents would otherwise flood every window with deltas."""
@@ -219,7 +224,7 @@ class SubAgentHost:
             emit=nested_sink(ctx.emit, path),
             # Same session (its windows get the approvals), same agent (its rules), same abort.
             tool_context=dataclasses.replace(ctx, agent_path=path),
-            config=AgentLoopConfig(max_turns=self.limits.max_turns, language=self.language),
+            config=loop_config(self.limits.max_turns, ctx.speaks(self.language)),
             agent_name=spec.name,
         )
         delegation = Delegation(spec.name, task, result.final_text, result.ended_by, result.error)

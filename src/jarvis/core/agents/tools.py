@@ -66,7 +66,8 @@ class SubAgentTool(_AgentTool):
         self.host = host
 
     async def execute(self, call_id: str, args: dict[str, Any], env: ToolEnv) -> ToolResult:
-        task, lang, ctx = _text(args, "task"), self.host.language, env.call
+        task, ctx = _text(args, "task"), env.call
+        lang = ctx.speaks(self.host.language)
         refused = _too_deep(ctx, self.host.limits.max_depth, lang)
         if refused is not None:
             return refused
@@ -110,7 +111,7 @@ class OrchestrateTool(_AgentTool):
         )
 
     async def execute(self, call_id: str, args: dict[str, Any], env: ToolEnv) -> ToolResult:
-        lang = self.host.language
+        lang = env.call.speaks(self.host.language)
         try:
             patterns = parse_pipeline(_text(args, "pattern"))
         except ValueError as exc:
@@ -153,14 +154,15 @@ class AskAgentTool(_AgentTool):
 
     async def execute(self, call_id: str, args: dict[str, Any], env: ToolEnv) -> ToolResult:
         agent, question, ctx = _text(args, "agent"), _text(args, "question"), env.call
+        lang = ctx.speaks(self.language)
         known = self.asker.agent_ids()
         if agent not in known:
-            text = t("agents.unknown_agent", self.language, name=agent, known=", ".join(known))
+            text = t("agents.unknown_agent", lang, name=agent, known=", ".join(known))
             return ToolResult(content=text, is_error=True)
         if agent == ctx.agent_id or agent in ctx.path:
-            text = t("agents.ask_self", self.language, name=agent)
+            text = t("agents.ask_self", lang, name=agent)
             return ToolResult(content=text, is_error=True)
-        refused = _too_deep(ctx, self.max_depth, self.language)
+        refused = _too_deep(ctx, self.max_depth, lang)
         if refused is not None:
             return refused
         return await self.asker.ask(agent, question, ctx)

@@ -12,7 +12,7 @@ API:
   - `.server(argv, workspace, network, writable)` — the same for a long-running server (stdio
     MCP); raises `SandboxRequired` under `required` without a sandbox.
   - `.pids_group()` — a per-call `PidsGroup` when running as root (see `pids.py`), else None.
-- `Confiner.from_settings(security, home, jarvis_home)`.
+- `Confiner.from_settings(security, home, jarvis_home, language)`.
 """
 
 from __future__ import annotations
@@ -67,7 +67,11 @@ class Confiner:
 
     @classmethod
     def from_settings(
-        cls, security: SecuritySettings, home: Path, jarvis_home: Path | None
+        cls,
+        security: SecuritySettings,
+        home: Path,
+        jarvis_home: Path | None,
+        language: Language = "en",
     ) -> Confiner:
         limits = Limits(
             processes=security.sandbox_max_processes,
@@ -75,7 +79,9 @@ class Confiner:
             file_mb=security.sandbox_max_file_mb,
             tmp_mb=security.sandbox_tmp_mb,
         )
-        return cls(security.sandbox, limits, home, jarvis_home, security.secret_paths)
+        return cls(
+            security.sandbox, limits, home, jarvis_home, security.secret_paths, language=language
+        )
 
     @property
     def probe(self) -> Probe:

@@ -5,9 +5,10 @@ so when Jarvis runs as root (containers, CI) a fork bomb is held by a cgroup ins
 `/sys/fs/cgroup/pids` or v2's root when `pids` is enabled there. For other users it is `None`
 and the `ulimit -u` inside the sandbox holds (it counts only the sandbox's user namespace).
 
-API: `PidsGroup.create(max_pids) -> PidsGroup | None`; `.join_fd` (an fd, opened before the
-fork, the child writes its pid to in `preexec`); `.join()` (the preexec function);
-`.remove()` (after every process of the call is gone).
+API: `PidsGroup.create(max_pids) -> PidsGroup | None`; `.join_fd` (the group's `cgroup.procs`,
+opened here by root and passed to the sandbox, whose first process writes `0` to it — "move
+me" — before anything forks: no `preexec_fn`); `.remove()` (after every process of the call
+is gone).
 """
 
 from __future__ import annotations
@@ -57,10 +58,6 @@ class PidsGroup:
                 path.rmdir()
             return None
         return cls(path, fd)
-
-    def join(self) -> None:
-        """In the child, between fork and exec: only a write to an fd opened before."""
-        os.write(self.join_fd, str(os.getpid()).encode())
 
     def close_fd(self) -> None:
         with contextlib.suppress(OSError):

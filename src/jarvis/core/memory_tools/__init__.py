@@ -42,13 +42,13 @@ class RememberTaskPatternTool(BuiltinTool):
     async def _run(self, args: dict[str, Any], env: ToolEnv) -> ToolResult:
         pattern = str(args.get("pattern") or "").strip()
         if not pattern:
-            return failure(t("memory.pattern_empty", self._lang))
+            return failure(t("memory.pattern_empty", env.call.speaks(self._lang)))
         when = str(args.get("when") or "").strip()
         text = f"{when}: {pattern}" if when else pattern
         call = env.call
         scope = MemoryScope(call.agent_id, call.user_id, call.session_id, call.turn)
         await self._memory.remember(scope, "task_pattern", text, self._clock.now_ms())
-        return ToolResult(content=t("memory.pattern_saved", self._lang, text=text))
+        return ToolResult(content=t("memory.pattern_saved", env.call.speaks(self._lang), text=text))
 
 
 class RecallEpisodesTool(BuiltinTool):
@@ -83,7 +83,7 @@ class RecallEpisodesTool(BuiltinTool):
         )
         found = await self._memory.recall_episodes(env.call.agent_id, env.call.user_id, wanted)
         if not found:
-            return ToolResult(content=t("memory.episodes_none", self._lang))
+            return ToolResult(content=t("memory.episodes_none", env.call.speaks(self._lang)))
         return ToolResult(content="\n\n".join(describe_episode(e) for e in found))
 
 

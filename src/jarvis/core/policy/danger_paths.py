@@ -9,6 +9,8 @@ API (pure, lexical: nothing is read from the disk):
   expansion (`$X`, `"$(..)"`), or `cwd` is unknown.
 - `is_protected(path, home) -> bool`: the resolved path is one of the above (relative paths are
   inside the workspace; only `..`, `../..` and globs directly in them are protected).
+- `is_system(path, home) -> bool`: protected, or inside a system tree (`/etc/passwd`,
+  `/usr/lib/x`), not the home or a scratch tree (`/var/tmp`, `/dev/shm`).
 - `change_directory(word, home, cwd) -> str | None`: `cwd` after `cd word` (None: unknown).
   `cwd` is "" for the workspace, a workspace-relative path, or an absolute path.
 """
@@ -76,6 +78,28 @@ def is_protected(path: str, home: str) -> bool:
     depth = path.count("/")
     top = path.split("/")[1]
     return depth == 1 or (depth == 2 and top in _SYSTEM_TREES)
+
+
+# Where the system keeps what it runs and its configuration: a file deleted there is not the
+# person's to lose (`rm -f /etc/passwd`), except the trees programs write scratch files to.
+_SYSTEM_TOPS = frozenset(
+    {"bin", "boot", "dev", "etc", "lib", "lib32", "lib64", "libx32", "opt", "proc", "root",
+     "sbin", "snap", "srv", "sys", "usr", "var", "System", "Library", "Applications"}
+)  # fmt: skip
+_SCRATCH = ("/var/tmp/", "/dev/shm/", "/dev/pts/", "/dev/mqueue/", "/dev/fd/")
+
+
+def is_system(path: str, home: str) -> bool:
+    """A resolved path inside a system tree (not the home directory or below, not a scratch
+    tree like `/var/tmp`), or a protected one."""
+    if not path.startswith("/"):
+        return is_protected(path, home)
+    home = _normalise(home)
+    if path == home or path.startswith(home.rstrip("/") + "/"):
+        return False
+    if (path + "/").startswith(_SCRATCH):
+        return False
+    return path.split("/")[1] in _SYSTEM_TOPS or is_protected(path, home)
 
 
 def change_directory(word: str | None, home: str, cwd: str | None) -> str | None:

@@ -14,7 +14,13 @@ brace expansion, `braces`, so `rm -rf {/,}` is `rm -rf /`):
   (`danger_paths`: `/`, `//`, `/.`, `~`, `~/.`, `$HOME`, a top-level or system directory, a glob
   in one of them, `..`), of any word that is only an expansion (`rm -rf "$X"`), or of a relative
   glob after `cd` to such a place (`cd / && rm -rf *`).
-- `find_delete_root`: `find` from a protected start with `-delete` or an `-exec`/`-ok` action.
+- `delete_system`: `rm` (recursive or not), `unlink`, `rmdir`, `shred`, `mv`, `truncate` of a
+  file in a system tree (`rm -f /etc/passwd`; `danger_paths.is_system`).
+- `find_delete_root`: `find` from a protected start with `-delete` or an `-exec`/`-ok` action,
+  or from a start in a system tree with `-delete` or `-exec rm` (`find /usr/lib/x -delete`).
+- Through `xargs`, what the command feeding its pipe can give it: `find`'s starts, `echo`'s
+  words (`find / -name x | xargs rm -f`); from anything else (`ls | xargs rm`) nothing is known
+  and the line is asked about, not blocked.
 - `pipe_to_shell`: a shell or interpreter that reads its code from a pipe or a process
   substitution (`curl x | sh`, `| env sh`, `| "python3"`, `bash < <(curl x)`), or is given a
   process substitution as its script (`bash <(curl x)`, `source <(curl x)`).
@@ -46,8 +52,8 @@ from jarvis.core.policy.shell import ShellAnalysis, SimpleCommand, analyze_shell
 from jarvis.core.policy.unwrap import MAX_SCRIPT_DEPTH, MAX_VIEWS, command_starts, inline_script
 
 DANGER_CODES = frozenset(
-    {"delete_root", "find_delete_root", "pipe_to_shell", "download_to_shell", "fork_bomb",
-     "device_write", "disk_tool", "too_complex"}
+    {"delete_root", "delete_system", "find_delete_root", "pipe_to_shell", "download_to_shell",
+     "fork_bomb", "device_write", "disk_tool", "too_complex"}
 )  # fmt: skip
 _HARMLESS_DEVICES = frozenset(
     {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/stdin",
@@ -75,6 +81,8 @@ _SUBCOMMAND_WIPES = {
     "hdparm": frozenset({"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges"}),
     "mdadm": frozenset({"--zero-superblock", "--create", "-C"}),
 }
+_DELETERS = frozenset({"rm", "unlink", "rmdir", "shred", "mv", "truncate"})
+_FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _RECURSIVE_OWNERS = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl"})
 _JUDGED_BY_ARGUMENTS = frozenset(
     {
@@ -138,6 +146,10 @@ def find_danger(
         for start in starts:
             name = first if start == 0 else program_name(argv[start])
             code = _judge(argv, start, name, command, home, cwd)
+            if code is None and start and name in _DELETERS and "xargs" in argv[:start]:
+                reach = _piped_reach(commands, index)  # `find / | xargs rm -f`
+                if reach:
+                    code = _judge((*argv, *reach), start, name, command, home, cwd)
             if code is None and index in downloading and _runs_given_code(argv, start):
                 code = "download_to_shell"
             if code is not None:
@@ -176,6 +188,8 @@ def _judge(
             return "too_complex"
         if name == "rm" and _recursive(args) and _any_protected(_operands(args), home, cwd):
             return "delete_root"
+        if name in _DELETERS and _any_system(_operands(args), home, cwd):
+            return "delete_system"
         if name in ("unlink", "rmdir") and _any_protected(_operands(args), home, cwd):
             return "delete_root"
         if name == "rsync" and _rsync_deletes_root(args, home, cwd):
@@ -248,7 +262,16 @@ def _any_protected(words: tuple[str, ...], home: str, cwd: str | None) -> bool:
     return False
 
 
-def _find_deletes_root(args: tuple[str, ...], home: str, cwd: str | None) -> bool:
+def _any_system(words: tuple[str, ...], home: str, cwd: str | None) -> bool:
+    """Known paths only: `rm -f "$tmp"` is not judged here (a recursive one is, above)."""
+    for word in words:
+        path = danger_paths.resolve(word, home, cwd)
+        if path is not None and danger_paths.is_system(path, home):
+            return True
+    return False
+
+
+def _find_starts(args: tuple[str, ...]) -> tuple[str, ...]:
     starts: list[str] = []
     for word in args:
         if word in ("-H", "-L", "-P"):
@@ -256,8 +279,35 @@ def _find_deletes_root(args: tuple[str, ...], home: str, cwd: str | None) -> boo
         if word.startswith(("-", "(", "!", ",")):
             break
         starts.append(word)
-    acts = any(w == "-delete" or w in ("-exec", "-execdir", "-ok", "-okdir") for w in args)
-    return acts and _any_protected(tuple(starts) or (".",), home, cwd)
+    return tuple(starts) or (".",)
+
+
+def _find_deletes_root(args: tuple[str, ...], home: str, cwd: str | None) -> bool:
+    """Any action from a protected start; a deleting one (`-delete`, `-exec rm`) from a start
+    in a system tree (`find /usr/lib/x -delete`)."""
+    starts = _find_starts(args)
+    acts = any(w == "-delete" or w in _FIND_ACTIONS for w in args)
+    if acts and _any_protected(starts, home, cwd):
+        return True
+    deletes = "-delete" in args or any(
+        word in _FIND_ACTIONS and program_name(args[i + 1]) in _DELETERS
+        for i, word in enumerate(args[:-1])
+    )
+    return deletes and _any_system(starts, home, cwd)
+
+
+def _piped_reach(commands: tuple[SimpleCommand, ...], index: int) -> tuple[str, ...] | None:
+    """The paths `xargs` can be given by the command that feeds it: what `find` starts from,
+    the words `echo`/`printf` print; None when the gate cannot say (`ls`, `cat list`)."""
+    if index == 0 or commands[index].stdin != "pipe" or not commands[index - 1].piped:
+        return None
+    argv = commands[index - 1].argv
+    name = program_name(argv[0]) if argv else ""
+    if name == "find":
+        return _find_starts(argv[1:])
+    if name in ("echo", "printf"):
+        return tuple(word for word in argv[1:] if not word.startswith("-"))
+    return None
 
 
 def _feeds_code(args: tuple[str, ...], command: SimpleCommand) -> bool:

@@ -8,10 +8,13 @@ API:
   `free`. `warning` is `"outside_workspace"` / `"secret_path"` / `""`.
 - `fence_call(tool, args, boundary, *, web_asks, targets=None) -> Fence`.
 - `call_targets(tool, args, workspace) -> tuple[Target, ...]`: the paths a file tool touches.
-- `shell_secret_word(command, boundary) -> str | None`: the first word of a bash line that
-  names a secret location or a directory holding one (`~`, `/etc`) by its text, through a
-  symlink (plain arguments), or through the glob bash would expand (`~/.ss*/id_rsa`); bash is
-  not fenced by the file system, so an allow rule must never auto-approve such a line.
+- `shell_fence_word(command, boundary) -> (code, word) | None`: the first word of a bash line
+  that names a secret location or a directory holding one (`~`, `/etc`) by its text, through a
+  symlink (plain arguments), or through the glob bash would expand (`~/.ss*/id_rsa`), also
+  after a `cd` (a bare `cd` goes home) — `secret_path`; a file the line writes outside the
+  workspace (`shell_writes`: `cp x ../y`, `tee ~/f`) — `outside_workspace`; a `cd` it cannot
+  follow — `unresolvable_path`. bash is not fenced by the file system, so an allow rule (`*`
+  too) must never auto-approve such a line. `shell_secret_word`: its word alone.
 """
 
 from __future__ import annotations
@@ -26,9 +29,9 @@ from jarvis.core.policy.boundary import Boundary, shell_path_candidates
 from jarvis.core.policy.paths import Target, locate, real_path
 from jarvis.core.policy.rules import HOST_TOOLS, PATH_TOOLS, READ_TOOLS, SHELL_TOOLS
 from jarvis.core.policy.shell import analyze_shell
+from jarvis.core.policy.shell_writes import directory_change, written_words
 
 FILE_TOOLS = READ_TOOLS | PATH_TOOLS
-_DIRECTORY_CHANGES = frozenset({"cd", "pushd"})
 _GLOB_CHARS = frozenset("*?[")
 _GLOB_LIMIT = 1000
 
@@ -78,8 +81,8 @@ def fence_call(
         command = args.get("command")
         if not isinstance(command, str):
             return FREE
-        word = shell_secret_word(command, boundary)
-        return FREE if word is None else Fence("ask", "secret_path", word)
+        found = shell_fence_word(command, boundary)
+        return FREE if found is None else Fence("ask", found[0], found[1])
     if tool in HOST_TOOLS and web_asks:
         return Fence("ask")
     return FREE
@@ -92,14 +95,27 @@ _MAX_WORDS = 4096
 
 
 def shell_secret_word(command: str, boundary: Boundary) -> str | None:
-    named, to_resolve = _shell_plan(boundary, command)
+    """The word of `shell_fence_word`, whatever its code."""
+    found = shell_fence_word(command, boundary)
+    return None if found is None else found[1]
+
+
+def shell_fence_word(command: str, boundary: Boundary) -> tuple[str, str] | None:
+    """(code, word) for the first word a rule must not approve unseen: `secret_path` (a secret
+    location or a directory holding one), `outside_workspace` (a file the line writes, moves or
+    deletes outside the workspace: `cp x ../y`, `tee ~/f`, also through a link inside it) or
+    `unresolvable_path` (a `cd` whose target the words do not say: `cd -`, `popd`)."""
+    code, named, to_resolve, writes = _shell_plan(boundary, command)
     if named is not None:
-        return named
-    if len(to_resolve) > _MAX_PATHS:  # each costs a lookup on disk: too many, a human decides
-        return to_resolve[0][0]
+        return code, named
+    if len(to_resolve) + len(writes) > _MAX_PATHS:  # each costs a lookup on disk
+        return "secret_path", (to_resolve or writes)[0][0]
     for word, path in to_resolve:
         if _leads_to_secret(path, boundary):
-            return word
+            return "secret_path", word
+    for word, path in writes:
+        if not boundary.inside(real_path(path, boundary.workspace)):
+            return "outside_workspace", word
     return None
 
 
@@ -121,25 +137,42 @@ def _leads_to_secret(path: str, boundary: Boundary) -> bool:
     return False
 
 
+_Pairs = tuple[tuple[str, str], ...]
+_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
+
+
 @functools.lru_cache(maxsize=2048)
-def _shell_plan(boundary: Boundary, command: str) -> tuple[str | None, tuple[tuple[str, str], ...]]:
-    """The pure part, cached per line: a word naming a secret by its text, else the (word,
-    path) pairs whose real path must be looked at (arguments only: not the command name, not
-    options, which name no file the command reads)."""
+def _shell_plan(boundary: Boundary, command: str) -> tuple[str, str | None, _Pairs, _Pairs]:
+    """The pure part, cached per line: (code, word) judged by its text alone, else the (word,
+    path) pairs whose real path must be looked at for secrets (arguments only: not the command
+    name, not options, which name no file the command reads) and the written ones whose real
+    path must stay in the workspace. Relative words are taken from the workspace and from every
+    directory a `cd`/`pushd` in the line goes to (a bare `cd` goes home)."""
     analysis = analyze_shell(command)
     bases = [boundary.workspace]
     for simple in analysis.commands:
-        argv = simple.argv
-        if argv and argv[0] in _DIRECTORY_CHANGES:
+        target = directory_change(simple.argv)
+        if target == "":
+            return "unresolvable_path", simple.text(), (), ()
+        if target is not None:
             bases.extend(
                 posixpath.join(boundary.workspace, candidate)
-                for word in argv[1:]
-                if not word.startswith("-")
-                for candidate in shell_path_candidates([word], boundary.home)
+                for candidate in shell_path_candidates([target], boundary.home)
             )
     to_resolve: dict[tuple[str, str], None] = {}
+    writes: dict[tuple[str, str], None] = {}
     seen: set[tuple[str, bool]] = set()
     for simple in analysis.commands:
+        for word in written_words(simple.argv):
+            for candidate in shell_path_candidates([word], boundary.home):
+                for base in bases if not candidate.startswith("/") else bases[:1]:
+                    path = posixpath.join(base, candidate)
+                    lexical = "/" + posixpath.normpath(path).lstrip("/")
+                    if lexical in _DEVICES or lexical.startswith("/dev/fd/"):
+                        continue
+                    if not boundary.inside(lexical):
+                        return "outside_workspace", candidate, (), ()
+                    writes[(candidate, path)] = None
         for position, word in enumerate(simple.words):
             # The command name runs, an option is no file: their text is judged, not their links.
             judged_only = position == simple.assignments or word.startswith("-")
@@ -147,13 +180,13 @@ def _shell_plan(boundary: Boundary, command: str) -> tuple[str | None, tuple[tup
                 continue  # a long line repeats its words: judge each once
             seen.add((word, judged_only))
             if len(seen) > _MAX_WORDS:
-                return word, ()  # too many distinct words to look at: a human decides
+                return "secret_path", word, (), ()  # too many distinct words: a human decides
             for candidate in shell_path_candidates([word], boundary.home):
                 for base in bases if not candidate.startswith("/") else bases[:1]:
                     path = posixpath.join(base, candidate)
                     lexical = "/" + posixpath.normpath(path).lstrip("/")
                     if boundary.secret(lexical) is not None or boundary.holds_secret(lexical):
-                        return candidate, ()
+                        return "secret_path", candidate, (), ()
                     if not judged_only or _GLOB_CHARS & set(candidate):
                         to_resolve[(candidate, path)] = None
-    return None, tuple(to_resolve)
+    return "", None, tuple(to_resolve), tuple(writes)

@@ -50,7 +50,8 @@ class Gate:
         )
         if decision.allowed:
             return GateVerdict(decision.as_dict())
-        return GateVerdict(decision.as_dict(), self._refusal(tool.name, decision))
+        lang = ctx.speaks(self.language)  # the person's: the line is shown to them
+        return GateVerdict(decision.as_dict(), self._refusal(tool.name, decision, lang))
 
     async def _audit(self, record: AuditRecord) -> None:
         # The decision stands without its line: a full disk or a database blip must not
@@ -65,8 +66,8 @@ class Gate:
     ) -> None:
         await self.sandbox.plugins.after_tool_call(tool.name, call.arguments, result.is_error)
 
-    def _refusal(self, tool: str, decision: Decision) -> ToolResult:
-        lang, reason = self.language, decision.reason
+    def _refusal(self, tool: str, decision: Decision, lang: Language) -> ToolResult:
+        reason = decision.reason
         denial = None
         if reason == "user_deny":
             text, denial = t("gate.approval_denied", lang, tool=tool), "user_deny"

@@ -27,15 +27,9 @@ file inside it. Each change — a file edited by hand, a revoke — is reported 
 
 from __future__ import annotations
 
-import functools
-import os
-import re
 import threading
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
 
 from ruamel.yaml.error import YAMLError
 
@@ -50,80 +44,45 @@ from jarvis.core.policy.rule_file import (
     read_text,
     without,
 )
-from jarvis.core.policy.rules import Rule, RuleSet, is_expired, is_stale
+from jarvis.core.policy.rule_state import (
+    AGENT_DIR,
+    AGENT_ID,
+    SHARED_FILE,
+    UNKNOWN,
+    ChangeKind,
+    ChangeListener,
+    FileEntry,
+    RuleChange,
+    RuleFileError,
+    RulePermissionError,
+    Stamp,
+    agent_origin,
+    editing,
+    equivalent,
+    never_loaded,
+    refuse_broken,
+    same_target,
+    stamp,
+    validate_agent_id,
+    visible_to,
+)
+from jarvis.core.policy.rule_watch import rule_watch
+from jarvis.core.policy.rules import Rule, RuleSet
 
-SHARED_FILE = "approvals.yaml"
-AGENT_DIR = "approvals"
+__all__ = [
+    "AGENT_DIR",
+    "SHARED_FILE",
+    "ChangeListener",
+    "RuleChange",
+    "RuleFileError",
+    "RulePermissionError",
+    "RuleStore",
+    "same_target",
+    "validate_agent_id",
+    "visible_to",
+]
 
 _log = get_logger("jarvis.core.policy.rule_store")
-_AGENT_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
-
-ChangeKind = Literal["added", "removed", "revoked", "file_error"]
-
-
-class RuleFileError(Exception):
-    """A rule file cannot be changed safely because it does not parse."""
-
-
-class RulePermissionError(PermissionError):
-    """The person may not change this rule (someone else's consent, or the shared file)."""
-
-
-@dataclass(frozen=True, slots=True)
-class RuleChange:
-    """One change to the remembered rules, for the audit log."""
-
-    kind: ChangeKind
-    origin: str
-    tool: str
-    label: str  # the rule's label, or the file error
-    by: str  # who: the revoking user, the granting user, or "file" for a hand edit
-    agent: str | None  # None for the shared file
-
-
-ChangeListener = Callable[[RuleChange], Awaitable[None]]
-
-
-def validate_agent_id(agent_id: str) -> str:
-    if not _AGENT_ID.fullmatch(agent_id):
-        raise ValueError(f"invalid agent id {agent_id!r}")
-    return agent_id
-
-
-def visible_to(rule: Rule, user_id: str | None) -> bool:
-    """Whether an agent-file rule applies to this person (None: everyone's rules)."""
-    return (
-        user_id is None
-        or rule.action == "deny"
-        or rule.granted_by is None
-        or rule.granted_by == user_id
-    )
-
-
-_Stamp = tuple[int, int, int] | None
-_UNKNOWN: tuple[int, int, int] = (-1, -1, -1)  # a stat that failed: never equal to a stamp
-
-
-def _stamp(path: str) -> _Stamp:
-    """What `_fresh` compares: None for a missing file."""
-    try:
-        stat = os.stat(path)
-    except FileNotFoundError:
-        return None
-    except OSError:
-        return _UNKNOWN
-    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
-
-
-@dataclass(slots=True)
-class _File:
-    path: Path
-    origin: str
-    stamp: _Stamp = None
-    rules: tuple[Rule, ...] = ()
-    generation: int = 0  # bumped whenever `rules` changes
-    error: str | None = None
-    loaded: bool = False  # a good version was read at least once
 
 
 class RuleStore:
@@ -137,10 +96,13 @@ class RuleStore:
         self._home_text = f"{home}/"
         self._shared_text = self._home_text + SHARED_FILE
         self._clock = clock or SystemClock()
-        self._files: dict[str, _File] = {}
+        self._files: dict[str, FileEntry] = {}
         self._sets: dict[tuple[str, str | None], tuple[tuple[object, ...], RuleSet]] = {}
         # the hot path: (shared stamp, agent stamp, set) per (agent, user), re-checked by stat
-        self._quick: dict[tuple[str, str | None], tuple[_Stamp, _Stamp, RuleSet]] = {}
+        self._quick: dict[tuple[str, str | None], tuple[Stamp, Stamp, RuleSet]] = {}
+        # with inotify (`rule_watch`): the watch's generation when the set was built
+        self._watch = rule_watch()
+        self._watched: dict[tuple[str, str | None], tuple[int, RuleSet]] = {}
         self._lock = threading.RLock()
         self.on_change = on_change
         self._changes: list[RuleChange] = []
@@ -153,13 +115,21 @@ class RuleStore:
 
     async def rules_for(self, agent_id: str, user_id: str | None = None) -> RuleSet:
         key = (agent_id, user_id)
-        quick = self._quick.get(key)
-        if (
-            quick is not None
-            and _stamp(self._shared_text) == quick[0]
-            and _stamp(self._home_text + _agent_origin(agent_id)) == quick[1]
+        watch = self._watch
+        if watch is not None and (seen := self._watched.get(key)) is not None:
+            if seen[0] == watch.generation():
+                return seen[1]  # the hot path: no event on either file since the set was built
+            self._forget_stamps(agent_id)  # an event: re-read even if the stat looks the same
+        elif (quick := self._quick.get(key)) is not None and (
+            stamp(self._shared_text) == quick[0]
+            and stamp(self._home_text + agent_origin(agent_id)) == quick[1]
         ):
-            return quick[2]  # the hot path: both files stat as when the set was built
+            return quick[2]  # without inotify: both files stat as when the set was built
+        armed = None  # armed before the files are read: a change after it is an event
+        if watch is not None and self._files_only:
+            armed = watch.arm(str(self._home), (SHARED_FILE, agent_origin(agent_id)))
+            if armed is None:
+                self._watched.pop(key, None)  # a file it cannot watch: stat it on every call
         own_version, own = await self._agent_rules(agent_id)
         with self._lock:
             shared = self._fresh(SHARED_FILE)
@@ -173,24 +143,34 @@ class RuleStore:
             if cached is None or cached[0] != version:
                 mine = tuple(rule for rule in own if visible_to(rule, user_id))
                 unreadable = tuple(
-                    error for error in (_never_loaded(shared), version[3]) if error is not None
+                    error for error in (never_loaded(shared), version[3]) if error is not None
                 )
                 cached = (version, RuleSet((*shared.rules, *mine), unreadable=unreadable))
                 self._sets[key] = cached
-            self._remember_stamps(key, own_version, shared, cached[1])
+            if self._remember_stamps(key, own_version, shared, cached[1]) and armed is not None:
+                self._watched[key] = (armed, cached[1])
         await self._report()
         return cached[1]
 
     _files_only = True  # the agent's rules live in a file whose stat says when it changed
 
+    def _forget_stamps(self, agent_id: str) -> None:
+        with self._lock:
+            for origin in (SHARED_FILE, agent_origin(agent_id)):
+                entry = self._files.get(origin)
+                if entry is not None and entry.stamp is not None:
+                    entry.stamp = UNKNOWN
+
     def _remember_stamps(
-        self, key: tuple[str, str | None], own_version: object, shared: _File, rules: RuleSet
-    ) -> None:
+        self, key: tuple[str, str | None], own_version: object, shared: FileEntry, rules: RuleSet
+    ) -> bool:
         """Under the lock: pair the set with the stamps it was built from (only if the agent's
         file was not re-read by another thread since `_agent_rules`)."""
-        own = self._files.get(_agent_origin(key[0]))
+        own = self._files.get(agent_origin(key[0]))
         if self._files_only and own is not None and (own.generation, own.loaded) == own_version:
             self._quick[key] = (shared.stamp, own.stamp, rules)
+            return True
+        return False
 
     async def add_rule(self, agent_id: str, rule: Rule) -> bool:
         _, own = await self._agent_rules(agent_id)
@@ -198,7 +178,7 @@ class RuleStore:
             shared = self._fresh(SHARED_FILE).rules
         now = self._clock.now_ms()
         mine = [old for old in own if visible_to(old, rule.granted_by)]
-        if any(_equivalent(old, rule, now) for old in (*shared, *mine)):
+        if any(equivalent(old, rule, now) for old in (*shared, *mine)):
             return False
         await self._append(agent_id, rule)
         return True
@@ -252,26 +232,26 @@ class RuleStore:
     async def _agent_rules(self, agent_id: str) -> tuple[object, tuple[Rule, ...]]:
         """The agent's rules and a version that changes whenever they do."""
         with self._lock:
-            own = self._fresh(_agent_origin(agent_id))
+            own = self._fresh(agent_origin(agent_id))
             return (own.generation, own.loaded), own.rules
 
     def _own_unreadable(self, agent_id: str) -> str | None:
         """Read right after `_agent_rules` re-checked the file: its entry is current."""
         with self._lock:
-            entry = self._files.get(_agent_origin(agent_id))
-            return None if entry is None else _never_loaded(entry)
+            entry = self._files.get(agent_origin(agent_id))
+            return None if entry is None else never_loaded(entry)
 
     async def _append(self, agent_id: str, rule: Rule) -> None:
         with self._lock:
-            own = self._fresh(_agent_origin(agent_id))
-            with locked(own.path), _editing(own):
-                _refuse_broken(self._fresh(own.origin))
+            own = self._fresh(agent_origin(agent_id))
+            with locked(own.path), editing(own):
+                refuse_broken(self._fresh(own.origin))
                 self._write(own, appended(read_text(own.path), rule))
 
     async def _revoke_own(
         self, agent_id: str, probe: Rule, may_remove: Callable[[Rule], bool]
     ) -> list[Rule]:
-        return self._revoke_in_file(_agent_origin(agent_id), probe, may_remove)
+        return self._revoke_in_file(agent_origin(agent_id), probe, may_remove)
 
     async def _listing(self) -> dict[str, list[Rule]]:
         with self._lock:
@@ -282,8 +262,8 @@ class RuleStore:
     ) -> list[Rule]:
         with self._lock:
             entry = self._file(origin)
-            with locked(entry.path), _editing(entry):
-                _refuse_broken(self._fresh(origin))
+            with locked(entry.path), editing(entry):
+                refuse_broken(self._fresh(origin))
                 text = read_text(entry.path)  # inside the lock: another process may have written
                 rules = parse_rules(text, entry.origin)
                 matching = [i for i, rule in enumerate(rules) if same_target(rule, probe)]
@@ -300,15 +280,15 @@ class RuleStore:
     def _agent_origins(self) -> list[str]:
         folder = self._home / AGENT_DIR
         names = sorted(path.stem for path in folder.glob("*.yaml")) if folder.is_dir() else []
-        return [f"{AGENT_DIR}/{name}.yaml" for name in names if _AGENT_ID.fullmatch(name)]
+        return [f"{AGENT_DIR}/{name}.yaml" for name in names if AGENT_ID.fullmatch(name)]
 
-    def _file(self, origin: str) -> _File:
+    def _file(self, origin: str) -> FileEntry:
         entry = self._files.get(origin)
         if entry is None:
-            entry = self._files[origin] = _File(self._home / origin, origin)
+            entry = self._files[origin] = FileEntry(self._home / origin, origin)
         return entry
 
-    def _fresh(self, origin: str) -> _File:
+    def _fresh(self, origin: str) -> FileEntry:
         """The file's entry, re-read only if its stat changed."""
         entry = self._file(origin)
         try:
@@ -320,7 +300,7 @@ class RuleStore:
         except OSError as exc:
             self._fail(entry, f"{origin}: {exc}")
             return entry
-        stamp: _Stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+        stamp: Stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
         if stamp != entry.stamp:
             try:
                 rules = parse_rules(read_text(entry.path), origin)
@@ -331,7 +311,7 @@ class RuleStore:
                 self._replace(entry, stamp, rules)
         return entry
 
-    def _write(self, entry: _File, text: str) -> None:
+    def _write(self, entry: FileEntry, text: str) -> None:
         """Our own edit: written atomically, then taken as the file's state (not an edit by
         hand to report)."""
         atomic_write_text(entry.path, text)
@@ -346,7 +326,7 @@ class RuleStore:
         entry.generation += 1
 
     def _replace(
-        self, entry: _File, stamp: tuple[int, int, int] | None, rules: tuple[Rule, ...]
+        self, entry: FileEntry, stamp: tuple[int, int, int] | None, rules: tuple[Rule, ...]
     ) -> None:
         if entry.loaded or entry.error:  # not the first read: a person edited the file
             self._note_edit(entry, rules)
@@ -354,7 +334,7 @@ class RuleStore:
         entry.loaded = True
         entry.generation += 1
 
-    def _fail(self, entry: _File, message: str) -> None:
+    def _fail(self, entry: FileEntry, message: str) -> None:
         if message != entry.error:
             _log.error("rule file not loaded, keeping its last good rules: %s", message)
             self._changes.append(
@@ -364,7 +344,7 @@ class RuleStore:
             )
         entry.error = message
 
-    def _note_edit(self, entry: _File, rules: tuple[Rule, ...]) -> None:
+    def _note_edit(self, entry: FileEntry, rules: tuple[Rule, ...]) -> None:
         before = {rule.label() for rule in entry.rules}
         after = {rule.label() for rule in rules}
         agent = self.agent_of(entry.origin)
@@ -391,36 +371,3 @@ class RuleStore:
                 await self.on_change(change)
             except Exception:  # the audit trail must not break the gate
                 _log.exception("rule change not recorded: %s", change)
-
-
-@functools.lru_cache(maxsize=256)
-def _agent_origin(agent_id: str) -> str:
-    return f"{AGENT_DIR}/{validate_agent_id(agent_id)}.yaml"
-
-
-def _never_loaded(entry: _File) -> str | None:
-    return entry.error if entry.error and not entry.loaded else None
-
-
-def _refuse_broken(entry: _File) -> None:
-    if entry.error:
-        raise RuleFileError(f"{entry.error} (fix the file first; nothing was written)")
-
-
-@contextmanager
-def _editing(entry: _File) -> Iterator[None]:
-    """The file broke between the stat and the edit: refuse like `_refuse_broken`."""
-    try:
-        yield
-    except (YAMLError, ValueError) as exc:
-        raise RuleFileError(
-            f"{entry.origin}: {describe_error(exc)} (nothing was written)"
-        ) from None
-
-
-def _equivalent(old: Rule, new: Rule, now_ms: int) -> bool:
-    return old.key == new.key and not is_expired(old, now_ms) and not is_stale(old, new.fingerprint)
-
-
-def same_target(rule: Rule, probe: Rule) -> bool:
-    return rule.tool == probe.tool and rule.key[2] == probe.key[2]

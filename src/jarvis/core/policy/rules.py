@@ -50,11 +50,12 @@ Semantics:
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import posixpath
 import re
 import shlex
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -63,6 +64,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from jarvis.core.policy.argv_policy import command_refusal, pattern_refusal
+from jarvis.core.policy.git_aliases import GitExpansion
 from jarvis.core.policy.globs import GlobUnion, compile_glob, compile_read_glob
 from jarvis.core.policy.network import normalise_host_pattern
 from jarvis.core.policy.rule_index import (
@@ -74,7 +76,7 @@ from jarvis.core.policy.rule_index import (
     in_force,
 )
 from jarvis.core.policy.secrets import secret_in
-from jarvis.core.policy.shell import ShellAnalysis
+from jarvis.core.policy.shell import ShellAnalysis, SimpleCommand
 
 SHELL_TOOLS = frozenset({"bash"})
 PATH_TOOLS = frozenset({"write_file", "edit_file"})
@@ -205,19 +207,31 @@ class RuleSet:
 
 
 def match_shell_rules(
-    analysis: ShellAnalysis, rules: RuleSet, *, now_ms: int, fingerprint: str | None
+    analysis: ShellAnalysis,
+    rules: RuleSet,
+    *,
+    now_ms: int,
+    fingerprint: str | None,
+    git: Mapping[int, GitExpansion] | None = None,
 ) -> RuleMatch:
     """deny if any simple command hits a deny rule; allow if the line is safe and every simple
-    command is covered by an allow rule; otherwise none (ask)."""
+    command is covered by an allow rule; otherwise none (ask). `git`: the alias expansions of
+    the commands (`git_aliases.git_expansions`, by command index): each form is matched like a
+    command of the line, and a refusal keeps allow rules off."""
+    expanded = _expanded(git) if git else {}
     if rules._deny.by_first or rules._deny.any:
-        for command in analysis.commands:
+        for command in (*analysis.commands, *itertools.chain(*expanded.values())):
             denied = deny_entry(command, rules._deny, now_ms)
             if denied is not None:
                 return RuleMatch("deny", (denied.rule,), "deny_rule")
     if analysis.unsafe:
         return RuleMatch("none", reason=analysis.unsafe[0])
+    if git and (refused := next((e.refusal for e in git.values() if e.refusal), None)):
+        return RuleMatch("none", reason=refused)
     covering: list[Rule] = []
-    for command in analysis.commands:
+    replaced = {i for i, e in git.items() if e.direct} if git else set()
+    written = (c for i, c in enumerate(analysis.commands) if i not in replaced)
+    for command in (*written, *itertools.chain(*expanded.values())):
         entry = allow_entry(command.words, rules._allow, now_ms, fingerprint)
         canonical = canonical_entry(command, rules._allow, now_ms, fingerprint)
         if canonical is not None and (entry is None or canonical.specificity > entry.specificity):
@@ -230,6 +244,10 @@ def match_shell_rules(
             return RuleMatch("none", reason=refusal.reason)  # see argv_policy
         covering.append(entry.rule)
     return RuleMatch("allow", tuple(covering), "allow_rule")
+
+
+def _expanded(git: Mapping[int, GitExpansion]) -> dict[int, tuple[SimpleCommand, ...]]:
+    return {i: tuple(SimpleCommand(form) for form in e.forms if form) for i, e in git.items()}
 
 
 def match_path_rules(

@@ -7,28 +7,28 @@ repeated denials → remembered allow rules → ask a human.
 The boundary adds to "approval required": a read or write outside the workspace, a bash line
 naming a secret location and (by default) every web_fetch ask even when the role policy would
 not; rules for them are matched on the real path (files) or the host (web_fetch).
+
+Beside it: `decision.py` (`Decision`, the policy fingerprint, a call's identity for counting
+denials) and `gate_request.py` (the approval request a person sees), both pure.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import os
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import psycopg
 
 from jarvis.agent_layer.tools import ToolCallContext
-from jarvis.common.clock import Clock, new_id
+from jarvis.common.clock import Clock
 from jarvis.common.logging import get_logger
-from jarvis.core.approvals.file_diff import file_change_diff
-from jarvis.core.approvals.request import AnswerOption, ApprovalRequest, preview_args
+from jarvis.core.approvals.request import ApprovalRequest
 from jarvis.core.approvals.service import ApprovalService
 from jarvis.core.config import SecuritySettings
 from jarvis.core.plugins.host import PluginHost
@@ -36,6 +36,12 @@ from jarvis.core.policy.boundary import Boundary
 from jarvis.core.policy.boundary_rules import has_rules, match_host_rules, match_target_rules
 from jarvis.core.policy.consent_chain import strictest
 from jarvis.core.policy.dangerous import DangerousMatcher
+from jarvis.core.policy.decision import (
+    RULES_UNREADABLE,
+    Decision,
+    args_key,
+    policy_fingerprint,
+)
 from jarvis.core.policy.destructive import judge_command
 from jarvis.core.policy.fence import (
     FILE_TOOLS,
@@ -43,13 +49,14 @@ from jarvis.core.policy.fence import (
     Fence,
     call_targets,
     fence_call,
-    shell_secret_word,
+    shell_fence_word,
 )
+from jarvis.core.policy.gate_request import approval_request
+from jarvis.core.policy.git_aliases import git_expansions
 from jarvis.core.policy.glob_scope import call_pattern_problem
 from jarvis.core.policy.network import url_host
 from jarvis.core.policy.paths import Target
-from jarvis.core.policy.patterns import explain_pattern, suggest_pattern
-from jarvis.core.policy.request_warnings import shell_warnings
+from jarvis.core.policy.patterns import suggest_pattern
 from jarvis.core.policy.role_policy import RolePolicy
 from jarvis.core.policy.rule_store import RuleFileError, RuleStore
 from jarvis.core.policy.rules import (
@@ -67,44 +74,9 @@ from jarvis.core.policy.shell import analyze_shell
 from jarvis.core.tools.base import Tool
 from jarvis.model_layer.messages import ToolCall
 
-# A rule file never loaded: what it denied is unknown, so every call asks a human.
-RULES_UNREADABLE = "rules_unreadable"
-# "ask" only comes from a dry run (`jarvis approvals check`): a human would be asked.
+__all__ = ["RULES_UNREADABLE", "Decision", "Sandbox", "args_key", "policy_fingerprint"]
+
 _log = get_logger("jarvis.gate")
-
-Outcome = Literal["allow", "deny", "timeout", "block", "ask"]
-
-
-@dataclass(frozen=True)
-class Decision:
-    outcome: Outcome
-    reason: str
-    rule: str | None = None
-    detail: str = ""
-
-    @property
-    def allowed(self) -> bool:
-        return self.outcome == "allow"
-
-    def as_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v not in (None, "")}
-
-
-def policy_fingerprint(
-    tool: str, approval_required: bool, dangerous: list[str], source: str
-) -> str:
-    """What a standing consent relied on; a change makes old rules stale."""
-    basis = json.dumps([tool, approval_required, sorted(dangerous), source])
-    return hashlib.sha256(basis.encode()).hexdigest()[:16]
-
-
-def args_key(tool: str, args: dict[str, Any]) -> str:
-    """Identity of a call for counting denials (cheap for the usual one-string argument)."""
-    if len(args) == 1:
-        ((name, value),) = args.items()
-        if isinstance(value, str):
-            return f"{tool}\x00{name}\x00{value}"
-    return tool + "\x00" + json.dumps(args, sort_keys=True, ensure_ascii=False, default=str)
 
 
 @dataclass
@@ -227,7 +199,7 @@ class Sandbox:
         ):
             return Decision("allow", "sandboxed")
         decision = await self._approval(tool, call, ctx, match, required, dry_run)
-        warning = fence.warning or ("secret_path" if match.reason == "secret_path" else "")
+        warning = fence.warning or (match.reason if match.reason in _FENCE_CODES else "")
         if warning and not decision.detail:
             return dataclasses.replace(decision, detail=warning)
         return decision
@@ -306,6 +278,8 @@ class Sandbox:
         self, tool: Tool, call: ToolCall, ctx: ToolCallContext, required: bool
     ) -> RuleMatch:
         """The agent's rules; under `ask_agent`, every asking agent's too (`consent_chain`)."""
+        if not ctx.asked_by:  # the hot path: `strictest` of one match is that match
+            return await self._match_for(ctx.agent_id, tool, call, ctx, required)
         agents = (ctx.agent_id, *reversed(ctx.asked_by))
         return strictest(
             [await self._match_for(agent, tool, call, ctx, required) for agent in agents]
@@ -334,9 +308,12 @@ class Sandbox:
             if not isinstance(command, str):
                 return NO_MATCH
             analysis = analyze_shell(command)
-            match = match_shell_rules(analysis, rules, now_ms=now, fingerprint=current)
-            if match.outcome == "allow" and shell_secret_word(command, self._boundary):
-                return RuleMatch("none", reason="secret_path")  # a human must see this line
+            boundary = self._boundary  # git aliases from config files are read here (the edge)
+            git = git_expansions(command, boundary.workspace, boundary.home, os.environ)
+            match = match_shell_rules(analysis, rules, now_ms=now, fingerprint=current, git=git)
+            fenced = match.outcome == "allow" and shell_fence_word(command, self._boundary)
+            if fenced:
+                return RuleMatch("none", reason=fenced[0])  # a human must see this line
             return match
         if tool.name in FILE_TOOLS:
             if not has_rules(tool.name, rules):
@@ -363,43 +340,15 @@ class Sandbox:
         return match_any_rules(tool.name, rules, now_ms=now, fingerprint=current)
 
     def _request(self, tool: Tool, call: ToolCall, ctx: ToolCallContext) -> ApprovalRequest:
-        pattern, no_always = explain_pattern(tool.name, call.arguments, self.workspace)
-        options: list[AnswerOption] = ["allow", "deny"]
-        if pattern is not None and self.accepts_standing_consent(tool.name):
-            options = ["allow", "always", "deny"]
-        elif pattern is not None:
-            pattern, no_always = None, "no_standing_consent"
-        warnings: list[str] = []
-        whole: tuple[str, ...] = ()
-        command = call.arguments.get("command")
-        if tool.name in SHELL_TOOLS and isinstance(command, str):
-            warnings = shell_warnings(command, analyze_shell(command))
-            whole = ("command",)  # what the human approves is all of what runs
-        warnings += [w for w in self.boundary_warnings(tool, call) if w not in warnings]
-        now = self.clock.now_ms()
-        timeout = self.settings.approval_timeout_sec
-        return ApprovalRequest(
-            id=new_id(),
-            session_id=ctx.session_id,
-            agent_id=ctx.agent_id,
-            agent_path=list(ctx.path),
-            user_id=ctx.user_id,
-            turn=ctx.turn,
-            tool_call_id=call.id,
-            tool=tool.name,
-            source=tool.source.label(),
-            args=preview_args(call.arguments, whole=whole),
-            options=options,
-            pattern=pattern,
-            irreversible=tool.destructive,
-            warnings=warnings,
-            no_always_reason=no_always,
-            diff=None
-            if "secret_path" in warnings
-            else file_change_diff(tool.name, call.arguments, self.workspace),
-            created_ms=now,
-            expires_ms=now + int(timeout * 1000),
-            timeout_sec=timeout,
+        return approval_request(
+            tool,
+            call,
+            ctx,
+            workspace=self.workspace,
+            timeout_sec=self.settings.approval_timeout_sec,
+            now_ms=self.clock.now_ms(),
+            standing_consent=self.accepts_standing_consent(tool.name),
+            boundary_warnings=self.boundary_warnings(tool, call),
         )
 
     async def _remember(
@@ -436,6 +385,9 @@ class Sandbox:
         if entry.turn != ctx.turn:
             entry.turn, entry.counts = ctx.turn, Counter()
         return entry
+
+
+_FENCE_CODES = frozenset({"secret_path", "outside_workspace", "unresolvable_path"})
 
 
 def _declared(tool: Tool) -> bool | None:

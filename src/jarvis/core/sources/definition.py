@@ -3,6 +3,7 @@
     url: https://example.org/feed.xml
     every: 30 minutes            # or "2 hours", "1 day", "15m", "1h"
     match: [python, release]     # keywords (any of them, case-insensitive); empty = every entry
+    interests: true              # also match the owner's interests from the user model
     notify: digest               # digest | immediate | off
     max_per_day: 20
     owner: local
@@ -54,6 +55,7 @@ class Source(BaseModel):
     url: str
     every: str = "1 hour"
     match: list[str] = Field(default_factory=list)
+    interests: bool = False  # also match the owner's `interests` in the user model
     notify: Notify = "digest"
     max_per_day: int = Field(default=20, ge=1, le=1000)
     owner: str = "local"
@@ -152,6 +154,8 @@ def write_source(home: Path, source: Source) -> Path:
     data = source.model_dump(exclude={"id", "agent"})
     lines = [f"url: {_yaml_scalar(data['url'])}", f"every: {data['every']}"]
     lines.append("match: [" + ", ".join(_yaml_scalar(m) for m in data["match"]) + "]")
+    if data["interests"]:
+        lines.append("interests: true")
     lines += [
         f"notify: {data['notify']}",
         f"max_per_day: {data['max_per_day']}",

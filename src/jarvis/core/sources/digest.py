@@ -8,11 +8,14 @@ from jarvis.core.sources.entries import Entry
 MAX_LINES = 20
 
 
-def matches(entry: Entry, keywords: list[str]) -> bool:
-    """Any keyword in the title or summary (case-insensitive); no keywords = every entry."""
-    words = [k.casefold().strip() for k in keywords if k.strip()]
+def matches(entry: Entry, keywords: list[str], interests: list[str] | None = None) -> bool:
+    """Any keyword — or, when the source asks for them (`interests` not None), any of the
+    owner's interests from the user model — in the title or summary (case-insensitive). No
+    keywords and interests not asked for = every entry; asked for but none known and no
+    keywords = nothing (quiet until Jarvis knows what the person cares about)."""
+    words = [k.casefold().strip() for k in [*keywords, *(interests or [])] if k.strip()]
     if not words:
-        return True
+        return interests is None
     text = f"{entry.title}\n{entry.summary}".casefold()
     return any(word in text for word in words)
 

@@ -30,10 +30,14 @@ class Entry:
     published: str
     summary: str
 
-    def seen_keys(self) -> list[str]:
+    def seen_keys(self, source: str = "") -> list[str]:
+        """Its id, normalised link and title+date hash. A bare id ("1", "post-42") is only
+        unique within its feed, so it is kept per source (`id:<source>/<id>`); an id with a
+        scheme (a URL, `urn:`, `tag:`) is global, so the same entry in two sources matches."""
         keys = []
-        if self.id:
-            keys.append("id:" + self.id.strip())
+        ident = self.id.strip()
+        if ident:
+            keys.append("id:" + (ident if ":" in ident or not source else f"{source}/{ident}"))
         link = normalise_link(self.link)
         if link:
             keys.append("link:" + link)

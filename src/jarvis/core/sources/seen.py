@@ -29,9 +29,9 @@ class SeenIndex:
         for key in keys:
             self.content[key] = content
 
-    def known(self, entry: Entry) -> str | None:
+    def known(self, entry: Entry, source: str = "") -> str | None:
         """The content recorded for this entry, or None if no key of it is known."""
-        for key in entry.seen_keys():
+        for key in entry.seen_keys(source):
             if key in self.content:
                 return self.content[key]
         return None
@@ -44,17 +44,18 @@ class Sorted:
     unchanged: int
 
 
-def classify(entries: list[Entry], seen: SeenIndex) -> Sorted:
-    """New, updated and unchanged entries; an entry twice in one batch counts once."""
+def classify(entries: list[Entry], seen: SeenIndex, source: str = "") -> Sorted:
+    """New, updated and unchanged entries of `source`'s feed; an entry twice in one batch
+    counts once."""
     new: list[Entry] = []
     updated: list[Entry] = []
     unchanged = 0
     batch = SeenIndex()
     for entry in entries:
-        if batch.known(entry) is not None:
+        if batch.known(entry, source) is not None:
             continue
-        batch.add(entry.seen_keys(), entry.content)
-        recorded = seen.known(entry)
+        batch.add(entry.seen_keys(source), entry.content)
+        recorded = seen.known(entry, source)
         if recorded is None:
             new.append(entry)
         elif recorded != entry.content:
@@ -68,7 +69,7 @@ def record(source_id: str, entry: Entry, now_ms: int, note: str = "") -> dict[st
     return {
         "source": source_id,
         "note": note,
-        "keys": entry.seen_keys(),
+        "keys": entry.seen_keys(source_id),
         "content": entry.content,
         "ts_ms": now_ms,
         "title": entry.title[:200],

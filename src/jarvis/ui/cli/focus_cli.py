@@ -65,7 +65,7 @@ def show(
     area: Annotated[str, typer.Option("--area", help="plan, log, references or analysis")] = "plan",
 ) -> None:
     """One task's area as Markdown (default: the plan)."""
-    from jarvis.app.unattended.focus_runner import area_markdown
+    from jarvis.app.focus.panel import area_markdown
     from jarvis.core.focus.render import AREAS
     from jarvis.ui.cli.assembly import fail
 

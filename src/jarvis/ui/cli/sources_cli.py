@@ -65,6 +65,9 @@ def add(
     url: str,
     every: Annotated[str, typer.Option(help="How often: '30 minutes', '2 hours'.")] = "1 hour",
     match: Annotated[list[str] | None, typer.Option(help="A keyword (repeat for more).")] = None,
+    interests: Annotated[
+        bool, typer.Option("--interests", help="Also match your interests (user model).")
+    ] = False,
     notify: Annotated[str, typer.Option(help="digest | immediate | off")] = "digest",
     max_per_day: Annotated[int, typer.Option(help="At most this many said a day.")] = 20,
     user: _User = "local",
@@ -80,6 +83,7 @@ def add(
             url,
             every=every,
             match=match or [],
+            interests=interests,
             notify=notify,
             max_per_day=max_per_day,
             owner=user,

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any, Literal
 from fastapi import FastAPI, HTTPException, Request
 from pydantic import BaseModel, Field
 
+from jarvis.app.focus.panel import area_markdown
 from jarvis.app.focus.tasks import FocusNotAllowed, FocusTasks
-from jarvis.app.unattended.focus_runner import area_markdown, panel_event
-from jarvis.core.focus.render import AREAS, state_event
+from jarvis.core.focus.render import AREAS
 from jarvis.core.focus.state import FocusTask
 
 if TYPE_CHECKING:
@@ -52,11 +52,6 @@ def register(app: FastAPI, state: WebApp) -> None:
             raise HTTPException(404, "no such focus task")  # another person's: not even named
         return task
 
-    async def tell(task: FocusTask, previous: str) -> None:
-        await hub.send(task.owner, state_event(task, previous, None))
-        for area in AREAS:
-            await hub.send(task.owner, panel_event(tasks().store, task, area))
-
     @app.get("/api/focus")
     async def listing(request: Request) -> list[dict[str, Any]]:
         found = tasks().list(request.state.user)
@@ -73,8 +68,9 @@ def register(app: FastAPI, state: WebApp) -> None:
     async def start(body: StartBody, request: Request) -> dict[str, Any]:
         if not body.objective.strip():
             raise HTTPException(422, "an objective is needed")
-        task = tasks().start(body.objective, owner=request.state.user)
-        await tell(task, "")
+        made = tasks()
+        task = made.start(body.objective, owner=request.state.user)
+        await made.announce(task, "")
         return summary(task)
 
     @app.post("/api/focus/{task_id}/{action}")
@@ -86,6 +82,4 @@ def register(app: FastAPI, state: WebApp) -> None:
             task = await tasks().act(task_id, action, request.state.user)
         except FocusNotAllowed as exc:
             raise HTTPException(409, str(exc)) from None
-        for area in AREAS:  # act() sent focus_state; the plan and log changed too
-            await hub.send(task.owner, panel_event(tasks().store, task, area))
         return summary(task)

@@ -29,6 +29,7 @@ class AddBody(BaseModel):
     every: str = Field(default="1 hour", max_length=40)
     match: list[str] = Field(default_factory=list, max_length=50)
     notify: Literal["digest", "immediate", "off"] = "digest"
+    interests: bool = False
 
 
 def register(app: FastAPI, state: WebApp) -> None:
@@ -53,7 +54,7 @@ def register(app: FastAPI, state: WebApp) -> None:
         try:
             source = add_source(
                 home, body.id.strip(), body.url, every=body.every, match=words,
-                notify=body.notify, owner=request.state.user,
+                notify=body.notify, interests=body.interests, owner=request.state.user,
             )  # fmt: skip
         except ValueError as exc:
             return JSONResponse({"detail": str(exc)}, status_code=422)

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from starlette.datastructures import Headers, MutableHeaders
+from starlette.datastructures import Headers, MutableHeaders, QueryParams
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from jarvis.common.i18n import Language, t
+from jarvis.ui.web.page_language import page_language
 
 MAX_BODY_BYTES = 1_000_000
 # A too-large body is read (and dropped) up to this much so the client sees the 413 rather
@@ -90,7 +91,8 @@ class OriginGuard:
         )
         origin = Headers(scope=scope).get("origin") if checked else None
         if origin is not None and not self.allows(origin, scope):
-            detail = t("web.origin_refused", self.lang, origin=origin[:200])
+            lang = asked(scope, self.lang)
+            detail = t("web.origin_refused", lang, origin=origin[:200])
             await JSONResponse({"detail": detail}, status_code=403)(scope, receive, send)
             return
         await self.app(scope, receive, send)
@@ -154,8 +156,15 @@ class BodyLimit:
             size += len(message.get("body", b""))
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        detail = t("web.body_too_large", self.lang, limit=self.limit)
+        detail = t("web.body_too_large", asked(scope, self.lang), limit=self.limit)
         await JSONResponse({"detail": detail}, status_code=413)(scope, receive, send)
+
+
+def asked(scope: Scope, default: Language) -> Language:
+    """The language of the page that sent this request: `?lang=` (the HUD's WebSocket), else
+    its Accept-Language (the HUD's requests send the page's), else the server's."""
+    query = QueryParams(scope.get("query_string", b"").decode("latin-1"))
+    return page_language(query, Headers(scope=scope), default)
 
 
 def _replay(messages: list[Message], receive: Receive) -> Receive:

@@ -63,6 +63,8 @@ class WebApp:
         lang: Language | None = None,
     ) -> AgentSession:
         """The session asked for, or a new one of `agent` (main when not given)."""
+        if lang is not None:  # what this person reads: their unattended lines too
+            self.assembly.person_languages[user] = lang
         if not session_id:
             builder = self.agents.get(agent)
             if builder is None:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, SecretStr, field_validator
 
+from jarvis.common.i18n import Language
 from jarvis.core.config import SecuritySettings
 from jarvis.core.confine import Confiner
 from jarvis.core.tools.base import Tool
@@ -76,6 +77,7 @@ def builtin_tools(
     *,
     jarvis_home: Path | None = None,
     user_home: Path | None = None,
+    language: Language = "en",
 ) -> list[Tool]:
     """One instance of each built-in, configured by `settings` and the boundary settings in
     `security`; `jarvis_home` is a secret location for the file tools."""
@@ -83,7 +85,7 @@ def builtin_tools(
     sec = security or SecuritySettings()
     brave_key = s.brave_api_key.get_secret_value() if s.brave_api_key else None
     secrets = SecretPlaces.of(user_home, jarvis_home, sec.secret_paths)
-    confiner = Confiner.from_settings(sec, user_home or Path.home(), jarvis_home)
+    confiner = Confiner.from_settings(sec, user_home or Path.home(), jarvis_home, language)
     confiner.announce()  # once per process, one line: no sandbox here, the gate alone decides
     return [
         BashTool(

@@ -7,7 +7,11 @@ handing the process back; a cancellation there killed bubblewrap alone and could
 sandbox it was setting up.)
 
 - `start(argv, cwd, env, stdin, stdout, stderr, pass_fds, preexec) -> Popen`.
-- `await exited(popen) -> int`: its exit status, waiting on a pidfd (no thread, no polling).
+- `await exited(popen, pid=0) -> int | None`: until it ended, waiting on a pidfd (no thread, no
+  polling); the exit status for our own child.
+- `LAUNCHER.start(argv, cwd, env, stdio, extra) -> pid`: the same through the pre-forked
+  launcher (`_launcher_main.py`), for the unconfined bash whose outer process must be a child
+  subreaper: no `preexec_fn` in the server, no copy of the server.
 - `lifeline() -> int`: the read end of a pipe whose write end only this process holds. A
   process that inherited it sees it readable (EOF) once this process is gone: the sandbox's
   first line checks it, which closes the gap where this process died while bubblewrap was
@@ -16,9 +20,14 @@ sandbox it was setting up.)
 
 from __future__ import annotations
 
+import array
 import asyncio
+import contextlib
+import json
 import os
+import socket
 import subprocess
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -52,12 +61,20 @@ def start(
     )
 
 
-async def exited(popen: subprocess.Popen[bytes]) -> int:
-    if popen.poll() is not None:
-        return popen.returncode
+async def exited(popen: subprocess.Popen[bytes] | None, pid: int = 0) -> int | None:
+    """Until the process has ended: ours (`popen`, its exit status) or the launcher's (`pid`;
+    no status: it is the launcher's child)."""
+    if popen is not None:
+        if popen.poll() is not None:
+            return popen.returncode
+        pid = popen.pid
     try:
-        fd = os.pidfd_open(popen.pid)
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return popen.wait() if popen is not None else None
     except (OSError, AttributeError):  # no pidfd (old kernel, not Linux): a thread waits
+        if popen is None:
+            raise
         return await asyncio.to_thread(popen.wait)
     loop = asyncio.get_running_loop()
     gone: asyncio.Future[None] = loop.create_future()
@@ -72,7 +89,7 @@ async def exited(popen: subprocess.Popen[bytes]) -> int:
     finally:
         loop.remove_reader(fd)
         os.close(fd)
-    return popen.wait()
+    return popen.wait() if popen is not None else None
 
 
 def lifeline() -> int:
@@ -81,3 +98,84 @@ def lifeline() -> int:
         if _lifeline is None or _lifeline_pid != os.getpid():  # a forked copy makes its own
             _lifeline, _lifeline_pid = os.pipe(), os.getpid()
         return _lifeline[0]
+
+
+_LAUNCHER_FILE = Path(__file__).with_name("_launcher_main.py")
+
+
+class LaunchError(OSError):
+    """The launcher could not start the process (its answer says why)."""
+
+
+class Launcher:
+    """The pre-forked launcher (`_launcher_main.py`): a small process, started once, that forks
+    the unconfined outer bash for us — a child subreaper needs a `preexec_fn`, and forking a
+    small process costs a fraction of copying the server. Synchronous like `start`: when
+    `start` returns, the process exists. Restarted if it died; per process (a fork makes its
+    own)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._sock: socket.socket | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._owner = 0
+
+    def start(
+        self,
+        argv: Sequence[str],
+        cwd: Path,
+        env: dict[str, str],
+        stdio: tuple[int, int, int],
+        extra: Sequence[int] = (),
+    ) -> int:
+        """The pid of the started process; its fds 3, 4, … are `extra`."""
+        request = json.dumps({"argv": list(argv), "cwd": str(cwd), "env": env}).encode()
+        fds = array.array("i", [*stdio, *extra])
+        with self._lock:
+            for attempt in range(2):
+                sock = self._connected()
+                try:
+                    sock.sendmsg([request], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fds)])
+                    reply = sock.recv(65_536)
+                except OSError:
+                    reply = b""
+                if reply:
+                    answer = json.loads(reply)
+                    if "pid" in answer:
+                        return int(answer["pid"])
+                    raise LaunchError(answer.get("error", "the launcher refused"))
+                self._reset()  # it died: one fresh launcher, then give up
+                if attempt:
+                    break
+        raise LaunchError("the launcher is not answering")
+
+    def _connected(self) -> socket.socket:
+        alive = self._process is not None and self._process.poll() is None
+        if self._sock is None or self._owner != os.getpid() or not alive:
+            self._reset()
+            ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            try:
+                self._process = subprocess.Popen(
+                    [sys.executable, "-I", "-S", str(_LAUNCHER_FILE), str(theirs.fileno())],
+                    pass_fds=(theirs.fileno(),),
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                )
+            finally:
+                theirs.close()
+            self._sock, self._owner = ours, os.getpid()
+        assert self._sock is not None
+        return self._sock
+
+    def _reset(self) -> None:
+        if self._sock is not None and self._owner == os.getpid():
+            self._sock.close()  # EOF: the launcher exits
+        self._sock = None
+        if self._process is not None and self._owner == os.getpid():
+            with contextlib.suppress(OSError):
+                self._process.kill()
+            self._process.wait()
+        self._process = None
+
+
+LAUNCHER = Launcher()

@@ -14,8 +14,6 @@ caught too) and returns how many processes it killed.
 the child first (a stopped process cannot fork, so the list of what is below it is final), kills
 everything below it, then the child. Synchronous, so no cancellation can cut it in half; under
 bubblewrap what is below is the PID namespace's init, and killing that kills the namespace.
-`die_with_us(parent, then)` is the `preexec_fn` that ties a child to this process's life
-(`PR_SET_PDEATHSIG`) and closes the gap where this process died before it was set.
 """
 
 from __future__ import annotations
@@ -27,10 +25,8 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
-_PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 _KILL_ROUNDS = 50
 _POLL_SEC = 0.02
@@ -56,32 +52,21 @@ def become_subreaper() -> None:
         _libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
 
-def die_with_us(parent: int, then: Callable[[], None] | None = None) -> Callable[[], None]:
-    """A `preexec_fn`: the child gets SIGKILL when `parent` (this process) dies; if it already
-    died between the fork and here, the child exits at once. `then` runs after (a cgroup join)."""
-
-    def preexec() -> None:
-        if _libc is not None:
-            _libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-        if os.getppid() != parent:
-            os._exit(127)
-        if then is not None:
-            then()
-
-    return preexec
-
-
-def fence(child: int) -> None:
-    """Stop `child` (ours), kill everything below it until nothing is left, then kill it.
-    Idempotent; already gone is the goal, not an error."""
+def fence(child: int, ours: bool = True) -> None:
+    """Stop `child`, kill everything below it until nothing is left, then kill it. Idempotent;
+    already gone is the goal, not an error. `ours`: our own child (else the launcher's)."""
     try:
         os.kill(child, signal.SIGSTOP)
     except ProcessLookupError:
         return
     # Until it is really stopped (or dead): a fork in flight when the signal came is finished
     # and its child listed, and no further fork can start.
-    with contextlib.suppress(ChildProcessError):
-        os.waitid(os.P_PID, child, os.WSTOPPED | os.WEXITED | os.WNOWAIT)
+    if ours:
+        with contextlib.suppress(ChildProcessError):
+            os.waitid(os.P_PID, child, os.WSTOPPED | os.WEXITED | os.WNOWAIT)
+    else:
+        while _state(child) not in ("T", "t", "Z", "X", ""):
+            time.sleep(0)
     for _ in range(_FENCE_ROUNDS):
         alive = [pid for pid in descendants(child) if not _dying(pid)]
         if not alive:
@@ -90,6 +75,13 @@ def fence(child: int) -> None:
         time.sleep(0)
     with contextlib.suppress(ProcessLookupError):
         os.kill(child, signal.SIGKILL)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return ""
 
 
 def _dying(pid: int) -> bool:

@@ -4,7 +4,11 @@ as `sleep 100 &` and also daemons that left the group with `setsid` — and the 
 
 With a `Confiner` (`core/confine/`, `security.sandbox`) the same outer bash runs inside
 bubblewrap as PID 1 of its own namespace: read-only system, the workspace writable, secrets
-hidden, no network unless a person approved the call, resource limits set."""
+hidden, no network unless a person approved the call, resource limits set.
+
+Nothing is started with a `preexec_fn` from the server (that makes Python copy the whole
+process): bwrap is started directly (vfork), the unconfined outer bash through the pre-forked
+launcher (`_launch.LAUNCHER`), which makes it a subreaper."""
 
 from __future__ import annotations
 
@@ -152,10 +156,11 @@ class BashTool(BuiltinTool):
 
 @dataclass
 class _Child:
-    """The started process and the write end of its stdin (closing it lets the outer bash
-    exit)."""
+    """The started process (`popen` when it is our own child, None when the launcher started
+    it) and the write end of its stdin (closing it lets the outer bash exit)."""
 
-    popen: subprocess.Popen[bytes]
+    pid: int
+    popen: subprocess.Popen[bytes] | None
     stdin: int | None
 
 
@@ -238,12 +243,18 @@ def _spawn(
     block = None
     if jail is not None:
         # The outer bash is PID 1 of the sandbox's namespace: orphans come to it, and when it
-        # dies the kernel kills whatever is left. Limits are set inside, after bwrap made its
-        # user namespace; as root a pids cgroup holds the process count (`pids.py`). It first
-        # checks that Jarvis is still alive (`_launch.lifeline`), then closes that fd.
+        # dies the kernel kills whatever is left. It first checks that Jarvis is still alive
+        # (`_launch.lifeline`); as root it moves itself into the call's pids cgroup (`pids.py`)
+        # before anything forks; then the limits, set inside, after bwrap made its user
+        # namespace. No `preexec_fn`: Python starts bwrap with vfork, not a copy of itself.
         alive = launch.lifeline()
-        script = limit_prefix(jail.confiner.limits)
-        script += f"read -t 0 -u {alive} && exit 0; exec {alive}<&-; "
+        script = f"read -t 0 -u {alive} && exit 0; exec {alive}<&-; "
+        jail.group = jail.confiner.pids_group()
+        if jail.group is not None:
+            join = jail.group.join_fd
+            script += f"echo 0 >&{join} || exit 125; exec {join}>&-; "
+            fds.append(join)
+        script += limit_prefix(jail.confiner.limits)
         script += reaper.OUTER_SCRIPT.format(status_fd=status.write_fd)
         argv = jail.confiner.wrap(
             ["/bin/bash", "-c", script, "bash", command], workspace, jail.network
@@ -253,20 +264,30 @@ def _spawn(
         if block is not None:
             argv[1:1] = ["--block-fd", str(block)]
             fds.append(block)
-        jail.group = jail.confiner.pids_group()
-        # Killed with us, from before bwrap runs (bwrap's own --die-with-parent starts later).
-        preexec = reaper.die_with_us(os.getpid(), jail.group.join if jail.group else None)
+        preexec = None
     elif reaper.SUPPORTED:
-        script = reaper.OUTER_SCRIPT.format(status_fd=status.write_fd)
+        # Through the pre-forked launcher: the outer bash gets the status pipe as fd 3.
+        script = reaper.OUTER_SCRIPT.format(status_fd=3)
         argv = ["/bin/bash", "-c", script, "bash", command]
     else:  # no subreaper: the process group is the fence
         argv = ["/bin/bash", "-c", command]
         status.close_write_end()
     stdin_read, stdin_write = os.pipe() if reaper.SUPPORTED else (subprocess.DEVNULL, None)
+    popen: subprocess.Popen[bytes] | None = None
     try:
-        popen = launch.start(
-            argv, workspace, environment, stdin_read, out.write_fd, err.write_fd, fds, preexec
-        )
+        if jail is None and reaper.SUPPORTED:
+            stdio = (stdin_read, out.write_fd, err.write_fd)
+            try:
+                pid = launch.LAUNCHER.start(argv, workspace, environment, stdio, fds)
+            except launch.LaunchError:  # started here after all, with its preexec_fn
+                argv[2] = reaper.OUTER_SCRIPT.format(status_fd=status.write_fd)
+                popen = launch.start(argv, workspace, environment, *stdio, fds, preexec)
+                pid = popen.pid
+        else:
+            popen = launch.start(
+                argv, workspace, environment, stdin_read, out.write_fd, err.write_fd, fds, preexec
+            )
+            pid = popen.pid
     except BaseException:
         if stdin_write is not None:
             os.close(stdin_write)
@@ -280,14 +301,14 @@ def _spawn(
             capture.close_write_end()
         if jail is not None and jail.group is not None:
             jail.group.close_fd()
-    return _Child(popen, stdin_write)
+    return _Child(pid, popen, stdin_write)
 
 
 async def _wait(
     child: _Child, status: _Capture, abort: asyncio.Event, limit_sec: float
 ) -> Stopped | None:
     """Until the command itself has finished (its status line, or the process's exit)."""
-    done = status.closed.wait() if reaper.SUPPORTED else launch.exited(child.popen)
+    done = status.closed.wait() if reaper.SUPPORTED else launch.exited(child.popen, child.pid)
     try:
         await until_done(done, abort, limit_sec)
     except TimeoutError:
@@ -297,11 +318,12 @@ async def _wait(
     return None
 
 
-def _exit_code(popen: subprocess.Popen[bytes], status: _Capture) -> int | None:
+def _exit_code(popen: subprocess.Popen[bytes] | None, status: _Capture) -> int | None:
+    ended = popen.returncode if popen is not None else None
     if not reaper.SUPPORTED:
-        return popen.returncode
+        return ended
     text = status.budget.text(64).strip()
-    return int(text) if text.isdigit() else popen.returncode
+    return int(text) if text.isdigit() else ended
 
 
 async def _kill_all(child: _Child, grace: float, confined: bool = False) -> int:
@@ -309,12 +331,12 @@ async def _kill_all(child: _Child, grace: float, confined: bool = False) -> int:
     to kill (the command's own process is not counted once it had finished). Confined, the
     outer bash is the namespace's init below bwrap: what it left is below that one, and before
     it exists (bwrap still setting up) there is nothing to be gentle with."""
-    pid = child.popen.pid
+    pid = child.pid
     try:
         if reaper.SUPPORTED:
             inner = reaper.descendants(pid)[:1] if confined else [pid]
             return await reaper.kill_tree(inner[0], grace) if inner else 0
-        await _kill_group(child.popen, grace)
+        await _kill_group(child, grace)
         return 0
     finally:
         # Whatever happened above (a second cancellation included), synchronously: stop the
@@ -323,16 +345,16 @@ async def _kill_all(child: _Child, grace: float, confined: bool = False) -> int:
             os.close(child.stdin)
             child.stdin = None
         if reaper.SUPPORTED:
-            reaper.fence(pid)
+            reaper.fence(pid, ours=child.popen is not None)
         _signal_group(pid, signal.SIGKILL)  # the outer process and its group, whatever is left
-        await launch.exited(child.popen)
+        await launch.exited(child.popen, pid)
 
 
-async def _kill_group(popen: subprocess.Popen[bytes], grace: float) -> None:
+async def _kill_group(child: _Child, grace: float) -> None:
     """SIGTERM the group, give the leader `grace` seconds (then `_kill_all` SIGKILLs it)."""
-    _signal_group(popen.pid, signal.SIGTERM)
+    _signal_group(child.pid, signal.SIGTERM)
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(launch.exited(popen), grace)
+        await asyncio.wait_for(launch.exited(child.popen, child.pid), grace)
 
 
 def _signal_group(pgid: int, signum: signal.Signals) -> None:

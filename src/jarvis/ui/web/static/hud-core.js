@@ -34,7 +34,9 @@
   const unreachable = { ok: false, status: 0, json: async () => ({}) };
   const api = async (path, options = {}) => {
     let res;
-    try { res = await fetch(path, { ...options, headers: { "Content-Type": "application/json" }, credentials: "same-origin" }); }
+    // Accept-Language: the page's language, so the server's lines (errors too) match it.
+    const headers = { "Content-Type": "application/json", "Accept-Language": lang };
+    try { res = await fetch(path, { ...options, headers, credentials: "same-origin" }); }
     catch { return unreachable; }
     if (res.status === 401) location.reload(); // the login expired: the server shows the gate
     return res;

@@ -1,0 +1,41 @@
+"""The unconfined `bash` starts through the pre-forked launcher (`_launch.LAUNCHER`): the server
+forks nothing with a `preexec_fn`; the outer bash is the launcher's child, still a child
+subreaper (a `setsid` daemon comes back to it and is killed); a launcher that died is replaced
+on the next call."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+from jarvis.core.tools.builtins import BashTool
+from tests.integration.tools._helpers import run
+
+BASH = BashTool()
+
+
+# The command's parent is the outer bash; this prints the outer bash's parent.
+PARENT_OF_OUTER = "awk '/^PPid:/ {print $2}' /proc/$PPID/status"
+
+
+def launcher_pid(content: str) -> int:
+    return int(content.split("stdout:\n", 1)[1].split()[0])
+
+
+async def test_the_outer_bash_is_the_launchers_child_and_a_subreaper(tmp_path: Path) -> None:
+    command = f"{PARENT_OF_OUTER}; setsid sleep 61.7315 &"
+    result = await run(BASH, tmp_path, command=command)
+    launcher = launcher_pid(result.content)
+    assert launcher != os.getpid()
+    assert b"_launcher_main" in Path(f"/proc/{launcher}/cmdline").read_bytes()
+    # The setsid daemon was re-parented to the outer bash (a subreaper) and killed with it.
+    assert "1 process(es) it left running were killed" in result.content, result.content
+
+
+async def test_a_dead_launcher_is_replaced(tmp_path: Path) -> None:
+    first = launcher_pid((await run(BASH, tmp_path, command=PARENT_OF_OUTER)).content)
+    os.kill(first, signal.SIGKILL)
+    result = await run(BASH, tmp_path, command=f"{PARENT_OF_OUTER}; echo ok")
+    assert result.content.endswith("ok"), result.content
+    assert launcher_pid(result.content) != first
