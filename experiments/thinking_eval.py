@@ -139,6 +139,17 @@ AFTER_EDITS = {
     31: "I prefer short answers.",
     36: "I love rust.",  # forgotten: must not come back
 }
+# Read between the lines (only with inference on): Go in two sessions becomes active, Kotlin in
+# one stays tentative, a third party's and a hypothetical one never become facts.
+INFERRED = {
+    8: "I've been coding in Go all week.",
+    14: "I have been programming in Go since the morning.",
+    22: "저는 요즘 코틀린으로 개발하고 있어요.",
+    24: "내 동생은 자바로 개발하고 있어",
+    26: "If I had been coding in Haskell, I would know.",
+}
+INFERRED_GOLD = {("expertise", "Go")}
+TENTATIVE_GOLD = {("expertise", "코틀린")}
 GOLD = {
     ("name", "민준호"),
     ("role", "PM"),
@@ -156,18 +167,27 @@ class Run:
     trap_evidence: set[str] = field(default_factory=set)
 
 
-def replay() -> Run:
+def replay(infer: bool = False) -> Run:
+    """The 40 sessions; `infer` turns inference on (user_model.infer)."""
     run = Run()
     now = 0
     for session in range(1, 41):
         lines = [TRAPS[(session * 3 + i) % len(TRAPS)] for i in range(2)]
         run.trap_evidence.update(lines)
-        for table in (PLANTED, CORRECTIONS, AFTER_EDITS):
+        for table in (PLANTED, CORRECTIONS, AFTER_EDITS, INFERRED):
             if session in table:
                 lines.append(table[session])
         for text in lines:
             now += 1
-            run.facts, _ = apply_proposals(run.facts, propose(text), text, now, f"s{session}-{now}")
+            run.facts, _ = apply_proposals(
+                run.facts,
+                propose(text, inferring=infer),
+                text,
+                now,
+                f"s{session}-{now}",
+                session_id=f"s{session}",
+                infer=infer,
+            )
         if session in EDITS:
             name, value = EDITS[session].split("=", 1)
             now += 1
@@ -205,6 +225,22 @@ def user_model_report() -> list[str]:
         f"{len(traps)} | {retired_ok}/{len(corrections)} | {edits_ok}/2 | {forgotten_back} |",
         "",
         *[f"- extra: {pair}" for pair in extra],
+        *inference_report(),
+    ]
+
+
+def inference_report() -> list[str]:
+    run = replay(infer=True)
+    active = {(f.field, f.value) for f in run.facts if f.status == "active"}
+    tentative = {(f.field, f.value) for f in run.facts if f.status == "tentative"}
+    inferred = {(f.field, f.value) for f in run.facts if f.source == "inferred"}
+    return [
+        "",
+        "With inference on (`user_model.infer`, off by default): "
+        f"{len(INFERRED_GOLD & active)}/{len(INFERRED_GOLD)} inferred facts active after two "
+        f"sessions, {len(TENTATIVE_GOLD & tentative)}/{len(TENTATIVE_GOLD)} seen once still "
+        f"tentative, {len(inferred - INFERRED_GOLD - TENTATIVE_GOLD)} other inferred facts, "
+        f"stated facts unchanged: {active - INFERRED_GOLD == GOLD}.",
     ]
 
 
