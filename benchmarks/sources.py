@@ -14,7 +14,12 @@ more than once (duplicate). Printed with the share of unchanged polls answered 3
 
     uv run python benchmarks/sources.py [--entries 1000]
 
-Not measured here: three `jarvis serve` processes on one engine database.
+    uv run python benchmarks/sources.py --processes   # three `jarvis serve`, PostgreSQL
+
+`--processes` runs 1,000 entries (10 sources × 4 batches × 25) through three real `jarvis serve`
+processes on one PostgreSQL engine database and one data dir, killing one (SIGKILL) right after
+a poll recorded entries as seen and before it notifies (tests/faults/sources_processes.py); the
+feeds are polled once a minute, so it takes about six minutes.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import random
 import sys
 import tempfile
@@ -145,11 +151,43 @@ async def run(entries: int) -> dict[str, float]:
     }
 
 
+async def processes(sources: int, batches: int, kills: int) -> None:
+    """Three `jarvis serve` processes on one PostgreSQL engine database (a scratch schema of
+    JARVIS_TEST_POSTGRES_DSN), `kills` of them killed between recording and notifying."""
+    from tests.faults.sources_processes import run_three
+    from tests.support.postgres import DEFAULT_DSN, scratch_schema
+
+    server = HTTPServer(host="127.0.0.1", port=0)
+    server.start()
+    per_batch = 1000 // (sources * batches)
+    dsn = os.environ.get("JARVIS_TEST_POSTGRES_DSN", DEFAULT_DSN)
+    try:
+        async with scratch_schema(dsn) as scratch:
+            home = Path(tempfile.mkdtemp(prefix="jarvis-sources-3p-"))
+            outcome = await run_three(
+                home, scratch, server, sources=sources, batches=batches,
+                per_batch=per_batch, kills=kills,
+            )  # fmt: skip
+    finally:
+        server.stop()
+    print(
+        f"3 processes, {outcome.entries} entries, {outcome.polls} polls, {outcome.kills} kill -9"
+        f" between recording seen and notifying: {len(outcome.missed)} missed,"
+        f" {len(outcome.duplicate)} duplicate notifications ({outcome.notes} notifications,"
+        f" {outcome.resent} sent again on the wire with the same id)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--entries", type=int, default=1000)
+    parser.add_argument("--processes", action="store_true", help="three jarvis serve processes")
+    parser.add_argument("--kills", type=int, default=4)
     args = parser.parse_args()
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    if args.processes:
+        asyncio.run(processes(sources=10, batches=4, kills=args.kills))
+        return
     result = asyncio.run(run(args.entries))
     print(
         f"{result['entries']} entries, {result['polls']} polls, {result['crashes']} crashes"

@@ -14,7 +14,9 @@
 4. Speaking first on a synthetic situations set (kinds × rating profiles × contexts × due times,
    gold labels from the rubric in `speaking_first_set`), with gold ratings and with noisy ratings
    (σ 0.5, 1.0; 20 seeds): precision, recall, F1, annoyance rate (false alarms / messages sent)
-   of the gate against an Inner Thoughts-style baseline (speak when the mean rating ≥ 3.5). The
+   of the gate against an Inner Thoughts-style baseline (speak when the mean rating ≥ 3.5), and
+   the same baseline at EQUAL recall (its threshold swept to the gate's recall) with both false
+   alarm counts and the targets (annoyance ≤ 0.10 at recall ≥ 0.70; ≥ 50 % fewer false alarms). The
    set is synthetic and its rubric shares the gate's context vetoes, so the gate's advantage in
    vetoed contexts is partly by construction; the rating-noise rows are the informative part.
 """
@@ -137,6 +139,17 @@ AFTER_EDITS = {
     31: "I prefer short answers.",
     36: "I love rust.",  # forgotten: must not come back
 }
+# Read between the lines (only with inference on): Go in two sessions becomes active, Kotlin in
+# one stays tentative, a third party's and a hypothetical one never become facts.
+INFERRED = {
+    8: "I've been coding in Go all week.",
+    14: "I have been programming in Go since the morning.",
+    22: "저는 요즘 코틀린으로 개발하고 있어요.",
+    24: "내 동생은 자바로 개발하고 있어",
+    26: "If I had been coding in Haskell, I would know.",
+}
+INFERRED_GOLD = {("expertise", "Go")}
+TENTATIVE_GOLD = {("expertise", "코틀린")}
 GOLD = {
     ("name", "민준호"),
     ("role", "PM"),
@@ -154,18 +167,27 @@ class Run:
     trap_evidence: set[str] = field(default_factory=set)
 
 
-def replay() -> Run:
+def replay(infer: bool = False) -> Run:
+    """The 40 sessions; `infer` turns inference on (user_model.infer)."""
     run = Run()
     now = 0
     for session in range(1, 41):
         lines = [TRAPS[(session * 3 + i) % len(TRAPS)] for i in range(2)]
         run.trap_evidence.update(lines)
-        for table in (PLANTED, CORRECTIONS, AFTER_EDITS):
+        for table in (PLANTED, CORRECTIONS, AFTER_EDITS, INFERRED):
             if session in table:
                 lines.append(table[session])
         for text in lines:
             now += 1
-            run.facts, _ = apply_proposals(run.facts, propose(text), text, now, f"s{session}-{now}")
+            run.facts, _ = apply_proposals(
+                run.facts,
+                propose(text, inferring=infer),
+                text,
+                now,
+                f"s{session}-{now}",
+                session_id=f"s{session}",
+                infer=infer,
+            )
         if session in EDITS:
             name, value = EDITS[session].split("=", 1)
             now += 1
@@ -203,6 +225,22 @@ def user_model_report() -> list[str]:
         f"{len(traps)} | {retired_ok}/{len(corrections)} | {edits_ok}/2 | {forgotten_back} |",
         "",
         *[f"- extra: {pair}" for pair in extra],
+        *inference_report(),
+    ]
+
+
+def inference_report() -> list[str]:
+    run = replay(infer=True)
+    active = {(f.field, f.value) for f in run.facts if f.status == "active"}
+    tentative = {(f.field, f.value) for f in run.facts if f.status == "tentative"}
+    inferred = {(f.field, f.value) for f in run.facts if f.source == "inferred"}
+    return [
+        "",
+        "With inference on (`user_model.infer`, off by default): "
+        f"{len(INFERRED_GOLD & active)}/{len(INFERRED_GOLD)} inferred facts active after two "
+        f"sessions, {len(TENTATIVE_GOLD & tentative)}/{len(TENTATIVE_GOLD)} seen once still "
+        f"tentative, {len(inferred - INFERRED_GOLD - TENTATIVE_GOLD)} other inferred facts, "
+        f"stated facts unchanged: {active - INFERRED_GOLD == GOLD}.",
     ]
 
 
@@ -257,19 +295,48 @@ def _measure(decisions: list[tuple[bool, bool]]) -> tuple[float, float, float, f
     return precision, recall, f1, annoyance, fp
 
 
+def baseline_at_recall(
+    means: list[tuple[float, bool]], recall: float
+) -> tuple[float, tuple[float, float, float, float, int]]:
+    """The Inner Thoughts-style baseline (speak when the mean rating ≥ τ) at the highest τ whose
+    recall is at least `recall` — its fewest false alarms at equal recall — and its measures."""
+    best: tuple[float, tuple[float, float, float, float, int]] | None = None
+    for step in range(401):  # τ from 1.00 to 5.00
+        tau = 1.0 + step / 100
+        measured = _measure([(mean >= tau, gold) for mean, gold in means])
+        if measured[1] + 1e-12 >= recall:
+            best = (tau, measured)
+    assert best is not None  # τ = 1.00 speaks always: recall 1.0
+    return best
+
+
 def speaking_first_report(seeds: int = 20) -> list[str]:
     rows = speaking_first_set()
     policy = Policy()
     lines = [
         "## Speaking first (synthetic situations)",
         "",
-        f"{len(rows)} situations, {sum(r[4] for r in rows)} worth speaking.",
+        f"{len(rows)} situations, {sum(r[4] for r in rows)} worth speaking. The set, its rubric "
+        "and the gate were written by the same team (synthetic, not real conversations); the "
+        "rubric shares the gate's context vetoes, which the baseline lacks.",
         "",
         "| ratings | who | precision | recall | F1 | annoyance | false alarms / pass |",
         "|---|---|---|---|---|---|---|",
     ]
+    equal = [
+        "",
+        "At equal recall: the baseline's threshold τ swept (1.00–5.00 by 0.01) to the highest τ "
+        "whose recall is at least the gate's (its fewest false alarms at that recall).",
+        "",
+        "| ratings | gate recall | gate false alarms / pass | baseline τ | baseline recall "
+        "| baseline false alarms / pass | fewer false alarms |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    gold_gate: tuple[float, float, float, float, int] | None = None
+    gold_cut = 0.0
     for sigma in (0.0, 0.5, 1.0):
         totals: dict[str, list[tuple[bool, bool]]] = {"gate": [], "baseline ≥ 3.5": []}
+        means: list[tuple[float, bool]] = []
         for seed in range(seeds if sigma else 1):
             rng = random.Random(seed)
             for kind, gold, context, due, speak in rows:
@@ -277,13 +344,35 @@ def speaking_first_report(seeds: int = 20) -> list[str]:
                 ratings = dict(zip(RATING_KEYS, noisy, strict=True))
                 candidate = Candidate(kind, "text", "topic", ratings, due_in_min=due)  # type: ignore[arg-type]
                 totals["gate"].append((decide(candidate, CONTEXTS[context], policy).speak, speak))
-                totals["baseline ≥ 3.5"].append((sum(noisy) / len(noisy) >= 3.5, speak))
+                mean = sum(noisy) / len(noisy)
+                totals["baseline ≥ 3.5"].append((mean >= 3.5, speak))
+                means.append((mean, speak))
         passes = seeds if sigma else 1
+        label = "gold" if not sigma else f"noisy σ {sigma}"
         for who, decisions in totals.items():
             p, r, f1, annoy, fp = _measure(decisions)
-            label = "gold" if not sigma else f"noisy σ {sigma}"
             cells = f"{p:.3f} | {r:.3f} | {f1:.3f} | {annoy:.3f} | {fp / passes:.1f}"
             lines.append(f"| {label} | {who} | {cells} |")
+        gate = _measure(totals["gate"])
+        tau, base = baseline_at_recall(means, gate[1])
+        cut = 1 - gate[4] / base[4] if base[4] else 0.0
+        if not sigma:
+            gold_gate, gold_cut = gate, cut
+        equal.append(
+            f"| {label} | {gate[1]:.3f} | {gate[4] / passes:.1f} | {tau:.2f} | {base[1]:.3f} "
+            f"| {base[4] / passes:.1f} | {cut:.0%} |"
+        )
+    assert gold_gate is not None
+    met_annoyance = gold_gate[3] <= 0.10 and gold_gate[1] >= 0.70
+    lines += equal
+    lines += [
+        "",
+        f"Targets (gold ratings): annoyance ≤ 0.10 at recall ≥ 0.70 — "
+        f"{'met' if met_annoyance else 'NOT met'} (annoyance {gold_gate[3]:.3f}, recall "
+        f"{gold_gate[1]:.3f}); ≥ 50 % fewer false alarms than the baseline at equal recall — "
+        f"{'met' if gold_cut >= 0.5 else 'NOT met'} ({gold_cut:.0%}). Upper bounds: the team "
+        "wrote the set, its rubric and the gate.",
+    ]
     return lines
 
 

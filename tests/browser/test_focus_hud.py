@@ -8,11 +8,14 @@ control in the panel is at least 44 px."""
 from __future__ import annotations
 
 import json
+import secrets
 from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, expect
 
+from jarvis.app.infra import build_app
+from jarvis.app.settings import Settings
 from jarvis.core.focus.store import FocusStore
 from tests.browser.hud_pages import (
     controls_smaller_than,
@@ -119,3 +122,33 @@ async def test_a_focus_task_fills_its_panel_survives_a_reload_and_pauses(
         assert await no_horizontal_scroll(page)
         assert await controls_smaller_than(page, "#focus-card", least) == []
         await shot(page, f"focus-done-{size}")
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+async def test_the_readme_tour_focus_step(browser: Browser, tmp_path: Path, lang: str) -> None:
+    """README tour step 9 against the demo as shipped (its ticker on): `/focus …` in the chat,
+    the card plans and ticks off the demo's six steps, its tabs fill, a reload shows the same."""
+    objective = {"ko": "내구성 워크플로 비교", "en": "compare durable workflows"}[lang]
+    done = {"ko": "완료", "en": "done"}[lang]
+    config = Settings(
+        home=tmp_path,
+        workspace=tmp_path,
+        web={"token": secrets.token_urlsafe(16)},
+        scheduler={"tick_sec": 0.2},
+    )
+    server = LiveServer(build_app(config, demo=True))
+    server.start()
+    try:
+        page, _ = await open_hud(browser, server.launch_url(lang=lang))
+        await say(page, f"/focus {objective}")
+        card = page.locator("#focus-card")
+        await expect(card.locator(".focus-objective")).to_have_text(objective)
+        await expect(card.locator(".focus-state")).to_have_text(done)
+        await expect(card.locator(".focus-progress")).to_have_text("6/6")
+        await card.locator('.focus-tab[data-area="references"]').click()
+        await expect(card.locator(".focus-body a").first).to_be_visible()
+        await page.reload()
+        await expect(card.locator(".focus-progress")).to_have_text("6/6")
+        await shot(page, f"focus-tour-{lang}")
+    finally:
+        server.stop()

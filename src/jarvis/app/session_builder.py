@@ -108,7 +108,8 @@ class SessionBuilder:
         if memory.enabled and memory.semantic:
             jobs.append(SemanticMemoryJob(self.app.memory))
         if self.app.settings.user_model.enabled and self.app.settings.user_model.extract:
-            jobs.append(UserModelJob(user_model_store(self.app)))
+            infer = self.app.settings.user_model.infer
+            jobs.append(UserModelJob(user_model_store(self.app), infer=infer))
         if self.app.learning is not None:
             jobs.append(IdleLearningJob(self.app.learning.idle))
         return jobs

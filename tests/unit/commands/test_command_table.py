@@ -43,6 +43,9 @@ EXPECTED_EN = {
     "/note TEXT": "write to this session's shared working memory",
     "/procedures [VERB NAME]": "learned procedures (VERB: list, show, approve, reject, learn)",
     "/focus [OBJECTIVE]": "Start a long Focus task, or list yours",
+    "/good": "mark the last thing Jarvis said first as welcome (👍)",
+    "/bad": "mark the last thing Jarvis said first as unwelcome (👎)",
+    "/doit": "do what Jarvis last offered (an ordinary request: approvals as usual)",
     "/help": "this list",
     "/exit": "quit (Ctrl-D)",
 }
@@ -56,8 +59,10 @@ def test_every_fixed_command_with_its_help() -> None:
         assert "unattended" not in command.screens, command.name
 
 
-def test_only_exit_is_terminal_only_and_only_stop_and_status_run_during_a_turn() -> None:
-    assert [c.name for c in BUILTINS if c.screens == TERMINAL_ONLY] == ["exit"]
+def test_only_exit_and_proactive_feedback_are_terminal_only() -> None:
+    # /good, /bad, /doit: the HUD's proactive card has buttons for the same feedback
+    terminal = ["good", "bad", "doit", "exit"]
+    assert [c.name for c in BUILTINS if c.screens == TERMINAL_ONLY] == terminal
     assert [c.name for c in BUILTINS if c.during_turn] == ["stop", "status"]
 
 

@@ -189,3 +189,16 @@ async def test_bad_session_ids_are_rejected(tmp_path: Path) -> None:
         with pytest.raises(SessionNotFound):
             await store.append(bad, turn(1))
     assert list(tmp_path.iterdir()) == []
+
+
+async def test_the_tail_stays_bounded_and_recent_is_exact_through_many_appends(
+    tmp_path: Path,
+) -> None:
+    store = JsonlSessionStore(tmp_path)
+    await store.create(SessionInfo(id="s1"))
+    for n in range(1, 301):
+        await store.append("s1", turn(n))
+        assert {e.turn for e in await store.recent("s1", 3)} == set(range(max(1, n - 2), n + 1))
+        tail = store._tails["s1"]
+        assert len({e.turn for e in tail.entries}) == tail.turns <= 2 * tail.window
+    assert {e.turn for e in await store.recent("s1", 40)} == set(range(261, 301))  # re-read

@@ -35,3 +35,20 @@ def test_the_40_session_history() -> None:
     assert retired[("role", "백엔드 개발자")] == "contradicted"
     assert retired[("timezone", "Asia/Seoul")] == "contradicted"
     assert retired[("interests", "rust")] == "forgotten"
+
+
+def test_inference_is_off_by_default_and_tentative_until_two_sessions() -> None:
+    sys.path.insert(0, str(EXPERIMENTS))
+    from thinking_eval import GOLD, INFERRED, replay
+
+    off = replay()
+    assert not [f for f in off.facts if f.source == "inferred"]  # off: nothing inferred
+    run = replay(infer=True)
+    by_value = {f.value: f for f in run.facts if f.source == "inferred"}
+    assert set(by_value) == {"Go", "코틀린"}  # the third party's and the hypothetical never
+    assert by_value["Go"].status == "active" and by_value["Go"].sessions == ("s8", "s14")
+    assert by_value["코틀린"].status == "tentative" and by_value["코틀린"].sessions == ("s22",)
+    active = {(f.field, f.value) for f in run.facts if f.status == "active"}
+    assert active == GOLD | {("expertise", "Go")}  # stated facts as without inference
+    assert [f for f in run.facts if f.evidence in run.trap_evidence] == []
+    assert 14 in INFERRED

@@ -2,9 +2,10 @@
 
 Per-turn cost stays flat as a session grows: `append` writes only the new lines (one write, one
 flush, through the shared `JsonlWriter`) and `recent` is served from an in-memory tail of the
-last turns (32, or the largest `n` asked so far). A session first touched in this process (a
-resume) is read from both ends only (`SessionFileReader`), in a worker thread so the event loop
-keeps serving while a large file is read. `list_sessions` reads the head and the last entry of
+last turns (32 to 64, or up to twice the largest `n` asked so far), found from its end. A
+session first touched in this process (a resume) is read from both ends only
+(`SessionFileReader`), in a worker thread so the event loop keeps serving while a large file is
+read. `list_sessions` reads the head and the last entry of
 each file, and remembers that summary until the file changes (size or mtime), so a listing
 re-reads only what changed. A torn, corrupt or over-long (> 8 MB) line is skipped with a warning.
 
@@ -61,19 +62,32 @@ class _Tail:
     window: int = _DEFAULT_WINDOW
     # True when the tail may be missing older turns (the file has more than we read).
     partial: bool = False
+    turns: int = 0  # distinct turns in `entries`
 
     def add(self, entries: list[SessionEntry]) -> None:
-        self.entries.extend(entries)
-        starts = _turn_starts(self.entries)
-        if len(starts) > self.window:
-            self.entries = self.entries[starts[-self.window] :]
+        for entry in entries:
+            if not self.entries or self.entries[-1].turn != entry.turn:
+                self.turns += 1
+            self.entries.append(entry)
+        # Cut back to `window` turns once twice as many are held: an append costs its own
+        # entries, not a scan of the tail each turn.
+        if self.turns > 2 * self.window:
+            self.entries = self.entries[_turn_starts(self.entries)[-self.window] :]
+            self.turns = self.window
             self.partial = True
 
     def recent(self, turns: int) -> list[SessionEntry]:
-        starts = _turn_starts(self.entries)
-        if turns <= 0 or not starts:
+        """The last `turns` turns' entries (all held when fewer), found from the end."""
+        entries = self.entries
+        if turns <= 0 or not entries:
             return []
-        return list(self.entries[starts[-turns] :]) if turns <= len(starts) else list(self.entries)
+        count = 1
+        for index in range(len(entries) - 1, 0, -1):
+            if entries[index - 1].turn != entries[index].turn:
+                if count == turns:
+                    return entries[index:]
+                count += 1
+        return list(entries)
 
 
 _StatKey = tuple[int, int]

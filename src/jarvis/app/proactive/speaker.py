@@ -25,6 +25,7 @@ from jarvis.agent_layer.openloop.openloop_model import OpenLoop
 from jarvis.agent_layer.openloop.openloop_types import format_numbered
 from jarvis.agent_layer.thought.engine import TemplateSource
 from jarvis.app.infra import AppAssembly
+from jarvis.app.proactive.feedback import record
 from jarvis.app.proactive.happenings import collect
 from jarvis.app.session_builder import SessionBuilder
 from jarvis.app.thinking_setup import approval_waiting
@@ -52,16 +53,6 @@ from jarvis.model_layer.messages import LLMContext, UserMessage
 _log = get_logger("jarvis.proactive")
 _SYSTEM = f"{REFLECTION_MARKER} Reflect while the person is away. Reply with a JSON array only."
 _DAY_MS = 86_400_000
-# What the card's buttons mean to the learner (a dismissed card counts as ignored).
-_LEARNED: dict[str, learner.Feedback] = {
-    "thumbs_up": "thumbs_up",
-    "thumbs_down": "thumbs_down",
-    "do_it": "do_it",
-    "dismiss": "ignored",
-    "reply": "reply",
-    "stop_topic": "stop_topic",
-}
-FEEDBACK = tuple(_LEARNED)
 
 
 class Hub(Protocol):
@@ -280,23 +271,11 @@ class ProactiveSpeaker:
         """Record 👍 / 👎 / "do it" / dismiss on one of this person's messages. Returns the
         prompt "do it" starts as an ordinary turn ("" for other feedback), or None when the
         message is not theirs or not known."""
-        if feedback not in FEEDBACK:
-            return None
         agent_id = message_id.split(":")[1] if message_id.count(":") == 2 else ""
         if agent_id not in self.builders:
             return None
-        state = self.store.load(agent_id)
-        said = next((s for s in state.said if s.message_id == message_id), None)
-        if said is None or said.user_id != user_id:
-            return None
-        if not said.feedback:  # a card answered twice (two windows) counts once
-            counted = _LEARNED[feedback]
-            state.learner = learner.record(state.learner, said.kind, said.topic, counted, now_ms)
-            said.feedback = feedback
-            self.store.save(agent_id, state)
-        if feedback != "do_it":
-            return ""
-        return t("proactive.do_it", self.app.language_of(user_id), text=said.text)
+        lang = self.app.language_of(user_id)  # the page they last opened, else the setting
+        return record(self.store, agent_id, user_id, message_id, feedback, now_ms, lang)
 
     def reset(self, agent_id: str) -> None:
         state = self.store.load(agent_id)

@@ -88,6 +88,18 @@ class UnattendedTurns:
             return TurnReport("blocked", session.id, outcome.answer, "; ".join(refused), tokens)
         return TurnReport("ok", session.id, outcome.answer, "", tokens)
 
+    def preapproval_reason(
+        self, definition: Definition, missing: list[str], lang: Language | None = None
+    ) -> str:
+        """Why a run without its owner's pre-approval does not start (seed 002)."""
+        return t(
+            "unattended.preapproval_required",
+            lang or self.app.settings.language,
+            definition=definition.key,
+            owner=definition.owner,
+            tools=", ".join(missing),
+        )
+
     def line(self, name: str, report: TurnReport, lang: Language | None = None) -> str:
         lang = lang or self.app.settings.language
         if report.status == "failed":

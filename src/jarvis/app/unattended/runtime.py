@@ -11,11 +11,13 @@ from zoneinfo import ZoneInfo
 
 from jarvis.app.infra import AppAssembly
 from jarvis.app.proactive.speaker import ProactiveSpeaker
+from jarvis.app.unattended.ahead import KIND as AHEAD
+from jarvis.app.unattended.ahead import AheadRuns
 from jarvis.app.unattended.engine import Engine
 from jarvis.app.unattended.focus_runner import FocusRunner
 from jarvis.app.unattended.goals import GoalSteps
 from jarvis.app.unattended.notify import ProactiveHub
-from jarvis.app.unattended.runs import UnattendedTurns
+from jarvis.app.unattended.runs import TurnReport, UnattendedTurns
 from jarvis.app.unattended.sources import NOTE, POLL, SourceRuns
 from jarvis.common.i18n import t
 from jarvis.common.logging import get_logger
@@ -56,6 +58,7 @@ class UnattendedRuntime:
         self.settings = app.settings.scheduler
         self.tz = ZoneInfo(app.settings.timezone)
         self.goals = GoalSteps(app, turns, hub)
+        self.ahead = AheadRuns(app, turns, hub)
         self.focus = FocusRunner(app, turns, hub, hub.terminal)
         self.sources = SourceRuns(app, engine, hub, turns.preapprovals)
         self.loop = asyncio.get_running_loop()
@@ -91,6 +94,10 @@ class UnattendedRuntime:
         if self.settings.reminders:
             started += await self._due_reminders(now_ms)
         started += await self._due_goals()
+        for run_id, ref, due in await self.ahead.due_runs(now):
+            if run_id not in self._started:
+                await self._start(run_id, AHEAD, ref, due)
+                started.append(run_id)
         started += await self._due_focus()
         for run_id, kind, ref, due in self.sources.due_runs(now_ms):
             if run_id not in self._started:
@@ -184,6 +191,8 @@ class UnattendedRuntime:
             return await self.goals.step(ref, int(due))
         if kind == "focus":
             return await self.focus.execute(ref, due)
+        if kind == AHEAD:
+            return await self.ahead.execute(ref, due)
         if kind in (POLL, NOTE):
             return await self.sources.execute(kind, ref, due)
         return {"status": "skipped", "reason": f"unknown kind {kind}"}
@@ -196,6 +205,8 @@ class UnattendedRuntime:
             return await self.goals.interrupted(ref, int(due), reason)
         if kind == "focus":
             return await self.focus.interrupted(ref, due)
+        if kind == AHEAD:
+            return await self.ahead.interrupted(ref, due)
         if kind in (POLL, NOTE):
             return await self.sources.interrupted(kind, ref, due)
         if schedule is not None:
@@ -218,14 +229,9 @@ class UnattendedRuntime:
         message_id = f"sched:{schedule_id}:{due}"
         lang = self.app.language_of(schedule.owner)  # the owner's page, else the setting
         if missing:
-            reason = t(
-                "unattended.preapproval_required",
-                lang,
-                definition=schedule.key,
-                owner=schedule.owner,
-                tools=", ".join(missing),
-            )
-            text = t("unattended.run_blocked", lang, name=schedule_id, reason=reason)
+            reason = self.turns.preapproval_reason(schedule, missing, lang)
+            blocked = TurnReport("blocked", "", "", reason)
+            text = self.turns.line(schedule_id, blocked, lang)
             await self.hub.publish(schedule.owner, text, "answer", message_id, status="blocked")
             return {"status": "blocked", "reason": reason}
         report = await self.turns.run(schedule, schedule.prompt, f"⏰ {schedule_id}")

@@ -22,6 +22,7 @@ from jarvis.common.clock import new_id
 from jarvis.common.i18n import t
 from jarvis.common.logging import get_logger
 from jarvis.core.approvals.audit import AuditRecord
+from jarvis.core.scheduler.ahead import load_aheads
 from jarvis.core.scheduler.definitions import (
     Goal,
     GoalStatus,
@@ -227,6 +228,11 @@ class Unattended:
             return self.schedule(ident)
         if kind == "goal":
             return self.goal(ident)
+        if kind == "ahead":
+            found, _ = load_aheads(self.app.settings.home)
+            for ahead in found:
+                if ahead.id == ident:
+                    return ahead
         raise LookupError(f"no definition {key!r}")
 
     async def _audit(self, user: str, key: str, outcome: str) -> None:

@@ -35,6 +35,18 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "en": "remember a fact (no TEXT: list what is remembered)",
     },
     "commands.help.forget": {"ko": "기억 지우기", "en": "forget a memory"},
+    "commands.help.good": {
+        "ko": "먼저 건넨 마지막 말이 좋았다고 표시 (👍)",
+        "en": "mark the last thing Jarvis said first as welcome (👍)",
+    },
+    "commands.help.bad": {
+        "ko": "먼저 건넨 마지막 말이 필요 없었다고 표시 (👎)",
+        "en": "mark the last thing Jarvis said first as unwelcome (👎)",
+    },
+    "commands.help.doit": {
+        "ko": "먼저 건넨 마지막 제안을 실행 (보통 요청처럼 승인을 거침)",
+        "en": "do what Jarvis last offered (an ordinary request: approvals as usual)",
+    },
     "commands.help.wrong": {
         "ko": "앞 답이 틀렸다고 표시 (실패로 반성)",
         "en": "mark the last answer wrong (reflected on as a failure)",

@@ -30,6 +30,20 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "en": "[thoughts not said yet — bring one up naturally if it fits this answer, "
         "else ignore]",
     },
+    "proactive.feedback.none": {
+        "ko": "아직 먼저 건넨 말이 없어요.",
+        "en": "Jarvis has not said anything first yet.",
+    },
+    "proactive.feedback.thumbs_up": {"ko": "👍 기록했어요: {text}", "en": "👍 noted: {text}"},
+    "proactive.feedback.thumbs_down": {
+        "ko": "👎 기록했어요. 이런 말은 줄일게요: {text}",
+        "en": "👎 noted; fewer like this: {text}",
+    },
+    "proactive.feedback.already": {
+        "ko": "이미 답한 메시지예요: {text}",
+        "en": "That message was answered already: {text}",
+    },
+    "proactive.terminal_hint": {"ko": "(/good · /bad · /doit)", "en": "(/good · /bad · /doit)"},
     "proactive.do_it": {
         "ko": "좋아요, 해 주세요: {text}",
         "en": "Yes, please do it: {text}",

@@ -69,6 +69,13 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "ko": "목표 '{goal}' 을(를) 만들었습니다 (id {id}). 사람이 없는 차례로 진행합니다.",
         "en": "Created goal '{goal}' (id {id}); it advances in unattended turns.",
     },
+    "unattended.ahead_prompt": {
+        "ko": "먼저 해 두기: {due} 에 다음 일이 있습니다.\n{what}\n\n"
+        "그 전에 준비해 두세요: {work}\n"
+        "사람이 지켜보지 않는 차례입니다. 미리 승인된 도구만 쓸 수 있습니다.",
+        "en": "Do it ahead: this is due at {due}.\n{what}\n\nPrepare for it now: {work}\n"
+        "Nobody is watching this turn; only pre-approved tools can be used.",
+    },
     "unattended.goal_prompt": {
         "ko": "목표: {goal}\n지금까지의 기록:\n{log}\n\n다음 단계 하나를 진행하세요. 목표를 "
         "다 이루었으면 답 끝에 [DONE], 더 진행할 수 없으면 [BLOCKED] 와 이유를 적으세요.",

@@ -57,6 +57,10 @@ BUILTINS: tuple[Command, ...] = (
     _spec("note", Argument("TEXT")),
     _spec("procedures", Argument("VERB NAME", optional=True, choices=_PROCEDURE_VERBS)),
     _spec("focus", Argument("OBJECTIVE", optional=True)),
+    # feedback on the last thing Jarvis said first (the HUD's card has buttons for it)
+    _spec("good", screens=TERMINAL_ONLY),
+    _spec("bad", screens=TERMINAL_ONLY),
+    _spec("doit", screens=TERMINAL_ONLY),
     _spec("help"),
     _spec("exit", aliases=("quit",), screens=TERMINAL_ONLY),
 )

@@ -278,6 +278,8 @@ class Sandbox:
         self, tool: Tool, call: ToolCall, ctx: ToolCallContext, required: bool
     ) -> RuleMatch:
         """The agent's rules; under `ask_agent`, every asking agent's too (`consent_chain`)."""
+        if not ctx.asked_by:  # the hot path: `strictest` of one match is that match
+            return await self._match_for(ctx.agent_id, tool, call, ctx, required)
         agents = (ctx.agent_id, *reversed(ctx.asked_by))
         return strictest(
             [await self._match_for(agent, tool, call, ctx, required) for agent in agents]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 from ruamel.yaml import YAML
@@ -31,6 +31,7 @@ from jarvis.core.scheduler.grants import definition_fingerprint
 from jarvis.core.scheduler.missed import MissedPolicy
 from jarvis.core.scheduler.timing import to_cron
 
+M = TypeVar("M", bound=BaseModel)
 DEFINITION_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 
@@ -72,9 +73,14 @@ def schedule_file(home: Path, schedule_id: str) -> Path:
 
 def load_schedules(home: Path) -> tuple[list[Schedule], dict[str, str]]:
     """Every valid schedule, and the broken files with why (name → reason)."""
-    found: list[Schedule] = []
+    return load_yaml_definitions(home / "schedules", Schedule)
+
+
+def load_yaml_definitions(folder: Path, model: type[M]) -> tuple[list[M], dict[str, str]]:
+    """Every valid `<id>.yaml` in `folder` (the id is the file name), and the broken files with
+    why (name → reason)."""
+    found: list[M] = []
     errors: dict[str, str] = {}
-    folder = home / "schedules"
     if not folder.is_dir():
         return found, errors
     for path in sorted(folder.glob("*.yaml")):
@@ -84,7 +90,7 @@ def load_schedules(home: Path) -> tuple[list[Schedule], dict[str, str]]:
                 raise ValueError("not a mapping")
             if not DEFINITION_ID.match(path.stem):
                 raise ValueError("file name is not a valid id")
-            found.append(Schedule.model_validate({**data, "id": path.stem}))
+            found.append(model.model_validate({**data, "id": path.stem}))
         except (OSError, YAMLError, ValidationError, ValueError) as exc:
             errors[path.name] = str(exc).splitlines()[0]
     return found, errors
@@ -93,12 +99,12 @@ def load_schedules(home: Path) -> tuple[list[Schedule], dict[str, str]]:
 def save_schedule(home: Path, schedule: Schedule) -> Path:
     path = schedule_file(home, schedule.id)
     data: dict[str, Any] = schedule.model_dump(exclude={"id"})
-    out = _yaml_text(data)
+    out = yaml_text(data)
     atomic_write_text(path, out)
     return path
 
 
-def _yaml_text(data: dict[str, Any]) -> str:
+def yaml_text(data: dict[str, Any]) -> str:
     import io
 
     buffer = io.StringIO()

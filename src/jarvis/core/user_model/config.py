@@ -12,4 +12,9 @@ class UserModelSettings(BaseModel):
     extract: bool = Field(
         True, description="Take facts the person states about themselves (guarded, no model call)."
     )
+    infer: bool = Field(
+        False,
+        description="Also take facts read between the lines (tentative until seen in two "
+        "sessions; the same guard).",
+    )
     max_facts: int = Field(12, ge=0, le=50, description="Most facts in the [사용자] section.")

@@ -108,9 +108,42 @@ def sentences(text: str) -> list[str]:
     return [part.strip() for part in _SPLIT.split(norm) if part.strip()]
 
 
-def propose(text: str) -> list[Proposal]:
-    """Every (field, value, sentence) the patterns find in the person's words."""
+# Read between the lines (only with `user_model.infer`): what someone works in day to day.
+_INFERRED: list[tuple[str, re.Pattern[str]]] = [
+    (
+        "expertise",
+        re.compile(
+            r"\bi(?:'ve| have) been (?:writing|coding|programming|working) (?:in|with) "
+            r"(?P<v>[A-Za-z][\w+#.-]{0,20})",
+            re.I,
+        ),
+    ),
+    (
+        "expertise",
+        re.compile(
+            r"(?P<v>[A-Za-z][\w+#.-]{0,20}|[가-힣]{2,10}?)(?:으로|로)\s?(?:개발|코딩|프로그래밍)"
+            r"(?:하고\s?있|해요|합니다|중)"
+        ),
+    ),
+]
+
+
+def infer(text: str) -> list[Proposal]:
+    """Inferred proposals (tentative facts if the guard and the rules take them)."""
     found: list[Proposal] = []
+    for sentence in sentences(text):
+        for field, pattern in _INFERRED:
+            match = pattern.search(sentence)
+            if match is not None:
+                found.append(Proposal(field, match.group("v"), sentence, inferred=True))
+                break
+    return found
+
+
+def propose(text: str, *, inferring: bool = False) -> list[Proposal]:
+    """Every (field, value, sentence) the patterns find in the person's words (and, when
+    `inferring`, what they suggest)."""
+    found: list[Proposal] = infer(text) if inferring else []
     for sentence in sentences(text):
         for field, pattern in _PATTERNS:
             match = pattern.search(sentence)

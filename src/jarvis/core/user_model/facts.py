@@ -6,7 +6,10 @@ A closed vocabulary of fields; each fact keeps its source (stated | inferred | c
   the evidence is the person's own words from this turn;
 - a contradicting value of a one-value field retires the old fact (kept, never deleted);
 - corrected or pinned facts are never changed by extraction;
-- a value the person forgot is never brought back by extraction (only by the person).
+- a value the person forgot is never brought back by extraction (only by the person);
+- an inferred proposal (inference is off by default) takes the same guard, makes a `tentative`
+  fact that becomes `active` once seen in two sessions (or once the person states it), and never
+  retires a fact the model already holds as active.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ Source = Literal["stated", "inferred", "corrected"]
 Status = Literal["active", "tentative", "retired"]
 VALUE_MAX = 120
 EVIDENCE_MAX = 300
+INFER_SESSIONS = 2  # an inferred fact is tentative until seen in this many sessions
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,7 @@ class Fact:
     last_seen_ms: int
     pinned: bool = False
     retired_reason: str = ""  # contradicted, forgotten, corrected
+    sessions: tuple[str, ...] = ()  # an inferred fact: the sessions it was seen in
 
     @property
     def protected(self) -> bool:
@@ -67,6 +72,7 @@ class Proposal:
     field: str
     value: str
     evidence: str
+    inferred: bool = False  # read between the lines, not stated
 
 
 @dataclass(frozen=True)
@@ -90,24 +96,54 @@ def apply_proposals(
     said: str,
     now_ms: int,
     new_id: str,
+    *,
+    session_id: str = "",
+    infer: bool = False,
 ) -> tuple[list[Fact], list[Decision]]:
     """The facts after this turn's proposals (pure). `said` is the person's own words this turn;
-    `new_id` prefixes the ids of facts created here."""
+    `new_id` prefixes the ids of facts created here; `session_id` is where they were said;
+    `infer` lets inferred proposals in (off by default)."""
     current = list(facts)
     decisions: list[Decision] = []
     for index, proposal in enumerate(proposals):
-        current, decision = _apply_one(current, proposal, said, now_ms, f"{new_id}-{index}")
+        fact_id = f"{new_id}-{index}"
+        turn = _Turn(said, now_ms, fact_id, session_id, infer)
+        current, decision = _apply_one(current, proposal, turn)
         decisions.append(decision)
     return current, decisions
 
 
-def _apply_one(
-    facts: list[Fact], p: Proposal, said: str, now_ms: int, fact_id: str
-) -> tuple[list[Fact], Decision]:
+@dataclass(frozen=True)
+class _Turn:
+    said: str
+    now_ms: int
+    fact_id: str
+    session_id: str
+    infer: bool
+
+
+def _seen_again(fact: Fact, p: Proposal, t: _Turn) -> tuple[Fact, str]:
+    """A live fact with the proposal's value: seen again — a tentative one is confirmed by the
+    person stating it, or by an inference in a second session."""
+    if fact.status != "tentative":
+        return replace(fact, last_seen_ms=t.now_ms), "seen_again"
+    if not p.inferred:
+        stated = replace(fact, source="stated", status="active", evidence=p.evidence.strip())
+        return replace(stated, last_seen_ms=t.now_ms), "confirmed"
+    sessions = tuple(dict.fromkeys([*fact.sessions, t.session_id]))
+    status: Status = "active" if len(sessions) >= INFER_SESSIONS else "tentative"
+    confirmed = replace(fact, sessions=sessions, status=status, last_seen_ms=t.now_ms)
+    return confirmed, "confirmed" if status == "active" else "seen_again"
+
+
+def _apply_one(facts: list[Fact], p: Proposal, t: _Turn) -> tuple[list[Fact], Decision]:
     def refuse(reason: str) -> tuple[list[Fact], Decision]:
         return facts, Decision(p, False, reason)
 
+    said, now_ms, fact_id = t.said, t.now_ms, t.fact_id
     value, evidence = p.value.strip(), p.evidence.strip()
+    if p.inferred and not t.infer:
+        return refuse("inference_off")
     if p.field not in FIELDS:
         return refuse("unknown_field")
     if not value or len(value) > VALUE_MAX or not evidence or len(evidence) > EVIDENCE_MAX:
@@ -126,11 +162,13 @@ def _apply_one(
         return refuse("forgotten")  # deleted facts do not come back
     existing = [f for f in same_field if f.status != "retired" and same_value(f.value, value)]
     if existing:
-        seen = replace(existing[0], last_seen_ms=now_ms)
-        return [seen if f is existing[0] else f for f in facts], Decision(p, True, "seen_again")
+        seen, reason = _seen_again(existing[0], p, t)
+        return [seen if f is existing[0] else f for f in facts], Decision(p, True, reason)
     live = [f for f in same_field if f.status != "retired"]
     if field in SINGLE and any(f.protected for f in live):
         return refuse("protected")
+    if p.inferred and field in SINGLE and any(f.status == "active" for f in live):
+        return refuse("held")  # an inference never retires what the model already holds
     out = [
         replace(f, status="retired", retired_reason="contradicted", last_seen_ms=now_ms)
         if field in SINGLE and f in live
@@ -142,14 +180,15 @@ def _apply_one(
             id=fact_id,
             field=field,
             value=value,
-            source="stated",
-            status="active",
+            source="inferred" if p.inferred else "stated",
+            status="tentative" if p.inferred else "active",
             evidence=evidence,
             first_seen_ms=now_ms,
             last_seen_ms=now_ms,
+            sessions=(t.session_id,) if p.inferred else (),
         )
     )
-    return out, Decision(p, True, "stated")
+    return out, Decision(p, True, "inferred" if p.inferred else "stated")
 
 
 def set_by_person(

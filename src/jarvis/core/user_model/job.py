@@ -24,18 +24,27 @@ _log = get_logger("jarvis.user_model")
 class UserModelJob:
     """A session turn job (see `SessionSetup.turn_jobs`)."""
 
-    def __init__(self, store: UserModelStore) -> None:
+    def __init__(self, store: UserModelStore, *, infer: bool = False) -> None:
         self.store = store
+        self.infer = infer  # inferred facts (tentative until seen in two sessions); off by default
 
     async def __call__(self, session: AgentSession, user_text: str) -> None:
         said = html.unescape(user_text)  # validation escaped it for display; facts keep words
-        proposals = propose(said)
+        proposals = propose(said, inferring=self.infer)
         if not proposals:
             return
         now = session.setup.clock.now_ms()
 
         def change(facts: list[Fact]) -> tuple[list[Fact], list[Decision]]:
-            return apply_proposals(facts, proposals, said, now, new_id()[:12])
+            return apply_proposals(
+                facts,
+                proposals,
+                said,
+                now,
+                new_id()[:12],
+                session_id=session.info.id,
+                infer=self.infer,
+            )
 
         try:
             decisions = await self.store.update(session.info.user_id, change)

@@ -44,6 +44,7 @@ def _fact(data: Any) -> Fact:
             last_seen_ms=int(data["last_seen_ms"]),
             pinned=bool(data.get("pinned", False)),
             retired_reason=str(data.get("retired_reason", "")),
+            sessions=tuple(str(s) for s in data.get("sessions", ())),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise UserModelFileError(f"bad fact: {exc}") from None

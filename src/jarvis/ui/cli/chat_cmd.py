@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
+from typing import Any
 
 from jarvis.app.agent_commands import unknown_agent
 from jarvis.app.agent_registry import AgentRegistry
 from jarvis.app.infra import AppAssembly
 from jarvis.app.settings import SettingsError, default_home
 from jarvis.app.unattended.service import Unattended
-from jarvis.common.i18n import t
+from jarvis.common.i18n import Language, t
 from jarvis.ui.cli.assembly import assemble, env_language, fail
 from jarvis.ui.cli.chat import ChatRepl
 from jarvis.ui.cli.chat_log import NoticeHandler, route_logs
@@ -57,7 +58,7 @@ async def _chat(
         # Reminders and unattended results reach the terminal too (seed 001, issue 19).
         unattended = Unattended(assembly, agents.builders())
         unattended.hub.terminal = None
-        unattended.hub.attach(session.info.user_id, lambda event: repl.render.line(event["text"]))
+        unattended.hub.attach(session.info.user_id, lambda event: _show(repl, event, lang))
         # In the background: the REPL is usable at once, the engine joins when it is up. A
         # piped, scripted chat lives for seconds: it runs no unattended work of its own.
         interactive = sys.stdin.isatty()
@@ -72,3 +73,13 @@ async def _chat(
             await unattended.aclose()
     finally:
         await assembly.aclose()
+
+
+def _show(repl: ChatRepl, event: dict[str, Any], lang: Language) -> None:
+    """A hub message in the terminal; a speaking-first one says how to answer it."""
+    if event.get("type") != "proactive_message":
+        return  # the HUD's other events (passes, Focus panels) are not lines here
+    text = str(event["text"])
+    if str(event.get("message_id", "")).startswith("proactive:"):
+        text = f"{text}  {t('proactive.terminal_hint', lang)}"
+    repl.render.line(text)

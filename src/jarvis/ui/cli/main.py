@@ -97,6 +97,25 @@ def serve(
     run_server(demo=demo, host=host, port=port, workers=workers)
 
 
+@app.command()
+def desktop(
+    url: Annotated[
+        str | None,
+        typer.Option("--url", help="Token URL of a running jarvis serve."),
+    ] = None,
+    demo: Annotated[bool, typer.Option("--demo", help="Scripted model; runs offline.")] = False,
+    host: Annotated[str | None, typer.Option(help="Bind address of the server it starts.")] = None,
+    port: Annotated[int | None, typer.Option(help="Port of the server it starts.")] = None,
+    check: Annotated[
+        bool, typer.Option("--check", help="Open, wait until logged in, print what it saw, close.")
+    ] = False,
+) -> None:
+    """The Web HUD in a native window (needs the `desktop` extra)."""
+    from jarvis.ui.cli.desktop_cmd import run
+
+    run(url=url, demo=demo, host=host, port=port, check=check)
+
+
 @app.command(cls=_ChatCommand, help=CHAT_HELP)
 def chat(
     demo: Annotated[bool, typer.Option("--demo", help="Scripted model; runs offline.")] = False,
