@@ -118,3 +118,11 @@ async def test_required_without_bubblewrap_refuses_in_one_line(w: World) -> None
 async def test_off_runs_without_it(bwrap: str, w: World) -> None:
     out = await run(w, f"echo pwned > {w.outside}/off", confined(w, "off"))
     assert "exit code: 0" in out and (w.outside / "off").exists()
+
+
+async def test_many_confined_calls_at_once_each_get_their_own_output(bwrap: str, w: World) -> None:
+    # Calls side by side share nothing: each one's descriptors are its own (the double close
+    # that broke this under load is pinned by tests/unit/core/test_pids_group.py).
+    tool = confined(w)
+    outs = await asyncio.gather(*(run(w, f"echo call-{n}", tool) for n in range(24)))
+    assert [f"call-{n}" in out for n, out in enumerate(outs)] == [True] * 24

@@ -60,8 +60,12 @@ class PidsGroup:
         return cls(path, fd)
 
     def close_fd(self) -> None:
-        with contextlib.suppress(OSError):
-            os.close(self.join_fd)
+        """Once: a second `os.close` of the same number would close whatever another call
+        opened under it since (another command's output pipe)."""
+        fd, self.join_fd = self.join_fd, -1
+        if fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
     def remove(self) -> None:
         self.close_fd()
