@@ -24,7 +24,7 @@ import websockets
 
 from jarvis.app.infra import AppAssembly, build_app
 from jarvis.app.settings import Settings
-from jarvis.ui.web.server import create_app
+from jarvis.ui.web.server import SHUTDOWN_GRACE_SEC, create_app
 from jarvis.ui.web.session_cookie import cookie_name
 
 # host:port → the headers a logged-in client of that server sends.
@@ -62,6 +62,7 @@ class LiveServer:
             ws_max_size=1_000_000,
             ws_per_message_deflate=False,
             loop="asyncio",  # as `jarvis serve` runs (see ui/cli/main.py)
+            timeout_graceful_shutdown=SHUTDOWN_GRACE_SEC,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -79,7 +80,9 @@ class LiveServer:
     def stop(self) -> None:
         _CREDENTIALS.pop(self.address, None)
         self.server.should_exit = True
-        self.thread.join(5)
+        # Until it has stopped (lifespan shutdown included): the unattended engine is one per
+        # process, and the next test's server must find it released. pytest-timeout guards a hang.
+        self.thread.join()
 
     @property
     def address(self) -> str:

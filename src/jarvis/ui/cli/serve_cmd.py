@@ -17,6 +17,7 @@ from jarvis.ui.cli.console_log import console_logging
 from jarvis.ui.cli.serve_port import port_taken, when_listening
 from jarvis.ui.web.factory import DEMO_ENV
 from jarvis.ui.web.launch_token import LAUNCH_TOKEN_ENV, launch_token_for, launch_url
+from jarvis.ui.web.server import SHUTDOWN_GRACE_SEC
 
 
 def warn_if_unreachable(settings: Settings) -> None:
@@ -73,6 +74,9 @@ def run_server(*, demo: bool, host: str | None, port: int | None, workers: int) 
         log_level="warning",
         ws_max_size=1_000_000,
         ws_per_message_deflate=False,  # small JSON frames on a local link: compression costs CPU
+        # An open HUD tab keeps its event stream open for ever: without a limit the first Ctrl-C
+        # waits for the person to close every tab. Tabs reconnect to the next server by themselves.
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_SEC,
         # uvloop starts a child that was given a preexec_fn (the bash subreaper) seconds late.
         loop="asyncio",
     )

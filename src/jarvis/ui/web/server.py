@@ -49,6 +49,9 @@ from jarvis.ui.web.ws_connection import ANSWER_STATUS, serve_connection
 
 _log = get_logger("jarvis.web")
 _HISTORY_LIMIT = 200
+# Seconds a stopping server waits for open connections (a HUD tab's event stream never ends
+# by itself) before it cancels them and shuts the app down.
+SHUTDOWN_GRACE_SEC = 2
 _LOOP_STATUS = {"ok": 200, "not_found": 404, "forbidden": 403, "conflict": 409}
 
 
