@@ -11,7 +11,6 @@ the HUD's Accept-Language).
 from __future__ import annotations
 
 import itertools
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -22,22 +21,10 @@ import pytest
 from jarvis.common.i18n import Language, t
 from jarvis.ui.web.security import MAX_BODY_BYTES
 from tests.integration.unattended.helpers import MANUAL, on_server, unattended_of, write_schedule
+from tests.integration.web.test_agents_web import call, home_with_agents
 from tests.support.live_server import LiveServer, Tab, live_server
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
-
-
-def call(tool: str, **arguments: Any) -> dict[str, Any]:
-    return {"text": "", "tool_calls": [{"name": tool, "arguments": arguments}]}
-
-
-def home_with_agents(home: Path) -> Path:
-    (home / "team").mkdir()
-    (home / "team" / "karen.yaml").write_text(json.dumps({"name": "KAREN"}), "utf-8")
-    (home / "agents").mkdir()
-    coder = {"name": "coder", "description": "runs commands", "tools": ["bash"]}
-    (home / "agents" / "coder.yaml").write_text(json.dumps(coder), "utf-8")
-    return home
 
 
 SCRIPT = [
