@@ -13,19 +13,10 @@ from pytest_httpserver import HTTPServer
 from jarvis.core.sources.definition import parse_source, write_source
 from jarvis.core.sources.store import read_status
 from tests.integration.sources.feeds import FeedSite, Item
-from tests.integration.unattended.helpers import MANUAL, on_server, unattended_of
-from tests.support.live_server import LiveServer, live_server
+from tests.integration.unattended.helpers import MANUAL, tick_all, unattended_of
+from tests.support.live_server import live_server
 
 SECURITY = {"web_fetch_allow_private": True}
-
-
-async def _tick_all(server: LiveServer, now: int) -> list[str]:
-    service = unattended_of(server)
-    assert service.runtime is not None
-    started = await on_server(server, service.runtime.tick(now))
-    for run_id in started:
-        await on_server(server, service.engine.wait(run_id))
-    return started
 
 
 async def test_interests_from_the_user_model_match_besides_keywords(
@@ -45,15 +36,15 @@ async def test_interests_from_the_user_model_match_besides_keywords(
             answer = await http.post("/api/me/set", json={"field": "interests", "value": "러스트"})
             assert answer.status_code == 200
         now = (int(time.time() * 1000) // 60_000) * 60_000 + 60_000
-        await _tick_all(server, now)  # the first poll: an empty feed
+        await tick_all(server, now)  # the first poll: an empty feed
         site.items = [
             Item("a", "https://news.example/a", "러스트 1.90 출시"),  # an interest
             Item("b", "https://news.example/b", "Python 3.15 release"),  # a keyword
             Item("c", "https://news.example/c", "정원 가꾸기"),  # neither
         ]
-        await _tick_all(server, now + 120_000)
+        await tick_all(server, now + 120_000)
         assert read_status(tmp_path, "news").line.endswith("3 new, 0 updated, 2 to say")
-        await _tick_all(server, now + 121_000)  # the notification
+        await tick_all(server, now + 121_000)  # the notification
         (said,) = [m for m in service.hub.sent if m["type"] == "proactive_message"]
         assert "러스트 1.90 출시" in said["text"] and "Python 3.15 release" in said["text"]
         assert "정원" not in said["text"]

@@ -15,19 +15,10 @@ from jarvis.core.sources.entries import Entry
 from jarvis.core.sources.seen import SeenStore
 from jarvis.core.sources.store import read_status
 from tests.integration.sources.feeds import FeedSite, Item
-from tests.integration.unattended.helpers import MANUAL, on_server, unattended_of
-from tests.support.live_server import LiveServer, Tab, live_server
+from tests.integration.unattended.helpers import MANUAL, tick_all, unattended_of
+from tests.support.live_server import Tab, live_server
 
 SECURITY = {"web_fetch_allow_private": True}
-
-
-async def _tick_all(server: LiveServer, now: int) -> list[str]:
-    service = unattended_of(server)
-    assert service.runtime is not None
-    started = await on_server(server, service.runtime.tick(now))
-    for run_id in started:
-        await on_server(server, service.engine.wait(run_id))
-    return started
 
 
 async def test_recorded_but_not_said_is_said_once_across_a_restart(tmp_path: Path) -> None:
@@ -40,15 +31,15 @@ async def test_recorded_but_not_said_is_said_once_across_a_restart(tmp_path: Pat
     with live_server(tmp_path, [], scheduler=MANUAL) as server:
         tab = await Tab.open(server.ws_url(), server.headers)
         await tab.next("session")
-        assert await _tick_all(server, now) == [note]
+        assert await tick_all(server, now) == [note]
         message = await tab.next("proactive_message")
         assert message["message_id"] == note and len(message["text"].splitlines()) == 4
-        assert await _tick_all(server, now + 1000) == []  # this process: started already
+        assert await tick_all(server, now + 1000) == []  # this process: started already
         sent = unattended_of(server).hub.sent
         assert [m["message_id"] for m in sent] == [note]
         await tab.close()
     with live_server(tmp_path, [], scheduler=MANUAL) as again:  # a restart, same engine file
-        assert await _tick_all(again, now + 2000) == [note]  # asked for again: DBOS has it done
+        assert await tick_all(again, now + 2000) == [note]  # asked for again: DBOS has it done
         assert unattended_of(again).hub.sent == []
 
 
@@ -67,11 +58,11 @@ async def test_the_same_story_in_two_sources_is_said_once(
                 parse_source(name, "url: http://localhost/\n"), ["web_fetch"], "local"
             )
         now = (int(time.time() * 1000) // 60_000) * 60_000 + 60_000
-        await _tick_all(server, now)  # first polls: empty feeds
+        await tick_all(server, now)  # first polls: empty feeds
         one.items = [story]
         two.items = [Item("other-id", "https://news.example/story?utm_source=two", "Shared story")]
-        await _tick_all(server, now + 120_000)
-        await _tick_all(server, now + 121_000)  # the notifications
+        await tick_all(server, now + 120_000)
+        await tick_all(server, now + 121_000)  # the notifications
         said = [m for m in service.hub.sent if m["type"] == "proactive_message"]
         assert len(said) == 1 and "Shared story" in said[0]["text"]
         lines = {read_status(tmp_path, n).line.split(": ", 1)[1] for n in ("one", "two")}

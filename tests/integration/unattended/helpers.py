@@ -38,3 +38,13 @@ async def on_server(server: LiveServer, work: Coroutine[Any, Any, T]) -> T:
     assert runtime is not None, "the engine did not start"
     future = asyncio.run_coroutine_threadsafe(work, runtime.loop)
     return await asyncio.wrap_future(future)
+
+
+async def tick_all(server: LiveServer, now: int) -> list[str]:
+    """One tick at `now` on the server's engine, then wait for every run it started."""
+    service = unattended_of(server)
+    assert service.runtime is not None
+    started = await on_server(server, service.runtime.tick(now))
+    for run_id in started:
+        await on_server(server, service.engine.wait(run_id))
+    return started
