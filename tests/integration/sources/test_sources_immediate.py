@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -61,15 +63,20 @@ def _mentions(server: LiveServer, titles: list[str]) -> dict[str, int]:
     return {t: sum(t in m["text"] for m in _said(server)) for t in titles}
 
 
+@contextmanager
+def _speaking_server(home: Path) -> Iterator[tuple[LiveServer, Model]]:
+    """A real server whose agent speaks first, reflections answered by the scripted model."""
+    with live_server(home, [], scheduler=MANUAL, security=SECURITY, thinking=SPEAKING) as server:
+        model = Model(reflection())
+        scripted(server.assembly, model)
+        yield server, model
+
+
 async def test_the_gate_lets_one_through_and_the_rest_wait_in_one_digest(
     tmp_path: Path, httpserver: HTTPServer
 ) -> None:
     site = _site(httpserver, tmp_path)
-    with live_server(
-        tmp_path, [], scheduler=MANUAL, security=SECURITY, thinking=SPEAKING
-    ) as server:
-        model = Model(reflection())
-        scripted(server.assembly, model)
+    with _speaking_server(tmp_path) as (server, model):
         now = afternoon(server.assembly) // MINUTE * MINUTE
         await _start(server, now - 10 * MINUTE)
         titles = _publish(site, "n", 3)
@@ -108,9 +115,8 @@ async def test_the_gate_lets_one_through_and_the_rest_wait_in_one_digest(
         assert [m["message_id"] for m in again] == [first["message_id"]]
         lines = SeenStore(tmp_path).path.read_text().splitlines()
         assert sum('"decision"' in line for line in lines) == 1
-    with live_server(
-        tmp_path, [], scheduler=MANUAL, security=SECURITY, thinking=SPEAKING
-    ) as again_server:  # a restart on the same engine file: asked for again, done already
+    with _speaking_server(tmp_path) as (again_server, _):
+        # a restart on the same engine file: asked for again, done already
         asked = await tick_all(again_server, now + MINUTE + 1000)
         assert batch in asked and held in asked
         assert _said(again_server) == []
@@ -120,10 +126,7 @@ async def test_the_quiet_hours_hold_every_entry_until_they_end(
     tmp_path: Path, httpserver: HTTPServer
 ) -> None:
     site = _site(httpserver, tmp_path)
-    with live_server(
-        tmp_path, [], scheduler=MANUAL, security=SECURITY, thinking=SPEAKING
-    ) as server:
-        scripted(server.assembly, Model(reflection()))
+    with _speaking_server(tmp_path) as (server, _):
         night = afternoon(server.assembly) // MINUTE * MINUTE + 9 * 3_600_000  # 23:00
         await _start(server, night - 10 * MINUTE)
         titles = _publish(site, "q", 2)
