@@ -18,7 +18,7 @@ from jarvis.agent_layer.thought.engine import (
     default_template,
 )
 from jarvis.app.infra import AppAssembly
-from jarvis.app.proactive.learning import heard
+from jarvis.app.proactive_learning import heard
 from jarvis.app.profile import AgentProfile
 from jarvis.common.atomic import atomic_write_text
 from jarvis.common.i18n import Language, t
@@ -140,7 +140,7 @@ def unspoken_thoughts(app: AppAssembly) -> Callable[[TurnScope, str], str]:
 
 def learner_hook(app: AppAssembly, speaks: bool) -> Callable[[TurnScope, str], str]:
     """The feedback learner on every prompt (no model call): a reply to a proactive message,
-    and "stop telling me about X" said in words (app/proactive/learning.py). `speaks`: whether
+    and "stop telling me about X" said in words (app/proactive_learning.py). `speaks`: whether
     this agent speaks first."""
     hook = heard(ProactiveStore(app.settings.home), speaks, ZoneInfo(app.settings.timezone))
 

@@ -99,8 +99,12 @@ def test_mute_in_words_and_matching_topics() -> None:
     assert learner.is_muted("Weather", live) and not learner.is_muted("stock prices", live)
     ko = learner.muted(learner.mute(learner.LearnerState(), "날씨", 0), 1)
     assert learner.is_muted("내일 날씨", ko) and not learner.is_muted("주식", ko)
-    candidate = Candidate("news", "Rain tomorrow", "weather tomorrow", dict.fromkeys(
-        ("relevance", "urgency", "impact", "originality", "timing"), 5.0))
+    candidate = Candidate(
+        "news",
+        "Rain tomorrow",
+        "weather tomorrow",
+        dict.fromkeys(("relevance", "urgency", "impact", "originality", "timing"), 5.0),
+    )
     assert decide(candidate, Situation(local_hour=14, muted_topics=live), Policy()).reason == (
         "muted_topic"
     )

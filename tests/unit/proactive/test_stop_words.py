@@ -1,4 +1,4 @@
-""""Stop telling me about X" in words: a KO/EN table of requests (with the topic they name,
+""" "Stop telling me about X" in words: a KO/EN table of requests (with the topic they name,
 "" for "that") and near-misses that must not mute."""
 
 from __future__ import annotations

@@ -120,7 +120,7 @@ def record(
 ) -> LearnerState:
     """Count one answer on a message of `kind` about `topic`; `replaces` is the implicit answer
     (reply, ignored) the message was counted with before, taken back."""
-    change = {feedback: 1}
+    change: dict[str, int] = {feedback: 1}
     if replaces in IMPLICIT:
         change[replaces] = change.get(replaces, 0) - 1
     kinds = _counted(state, kind, change, feedback, now_ms)

@@ -65,9 +65,7 @@ def describe(
 
 def learned_anything(view: dict[str, Any]) -> bool:
     return bool(
-        view["muted"]
-        or view["dismissed"]
-        or any(sum(k["counts"].values()) for k in view["kinds"])
+        view["muted"] or view["dismissed"] or any(sum(k["counts"].values()) for k in view["kinds"])
     )
 
 
@@ -98,8 +96,15 @@ def lines(agent: str, view: dict[str, Any], lang: Language, tz: ZoneInfo) -> lis
             )
     for item in view["muted"]:
         until = day(item["until_ms"])
-        out.append(t("learner.muted", lang, topic=item["topic"], until=until,
-                     dismissals=item["dismissals"]))
+        out.append(
+            t(
+                "learner.muted",
+                lang,
+                topic=item["topic"],
+                until=until,
+                dismissals=item["dismissals"],
+            )
+        )
     for item in view["dismissed"]:
         out.append(t("learner.dismissed", lang, **item))
     return out

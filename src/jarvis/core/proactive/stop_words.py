@@ -1,4 +1,4 @@
-""""Stop telling me about X" said in words (pure, KO/EN; issue 26).
+""" "Stop telling me about X" said in words (pure, KO/EN; issue 26).
 
 `stop_request(text)` finds a sentence in which the person asks Jarvis to stop bringing a topic
 up — "stop telling me about the weather", "don't remind me about the gym anymore", "날씨 얘기는
@@ -62,7 +62,8 @@ _KO_SOFT = r"(?:\s*(?:좀|이제|이젠|앞으로|더\s*이상|더는|제발|그
 _KO_STOP_END = r"(?:해|해요|해줘|해\s*줘|해\s*주세요|하세요|합시다|하자|요)?"
 _KO_NOT_END = r"(?:마|마요|마세요|말아\s*줘|말아\s*주세요|말아요|말래|말아)"
 _KO_SAID = rf"{_KO_TOPIC}{_KO_TALK}{_KO_PART}{_KO_SOFT}\s*"  # "<topic> 얘기는 이제 "
-# Without 얘기 / 알림 the topic needs "no more" said: "날씨는 이제 알려주지 마" (not "메일 보내지 마").
+# Without 얘기 / 알림 the topic needs "no more" said: "날씨는 이제 알려주지 마"
+# (not "메일 보내지 마").
 _KO_NAMED = rf"{_KO_TOPIC}{_KO_PART}{_KO_SOFT}\s*(?:이제|이젠|앞으로|더\s*이상|더는|그만)\s*"
 _KO_TELL = r"(?:말하지|얘기하지|이야기하지|알려\s*주지|알려주지|꺼내지|언급하지)"
 _KO = tuple(

@@ -41,7 +41,10 @@ class AgentState:
 
 def _kind(data: dict[str, Any]) -> KindCounts:
     if "counts" not in data:  # a file from before the answers were counted apart
-        old = {"thumbs_up": int(data.get("accepted", 0)), "thumbs_down": int(data.get("rejected", 0))}
+        old = {
+            "thumbs_up": int(data.get("accepted", 0)),
+            "thumbs_down": int(data.get("rejected", 0)),
+        }
         return KindCounts({k: v for k, v in old.items() if v})
     counts = {str(k): int(v) for k, v in dict(data["counts"]).items()}
     return KindCounts(counts, tuple(Move(**m) for m in data.get("moves", [])))

@@ -75,8 +75,8 @@ class ThinkingPlan:
             f = self.frame
             parts = {"interpretation": f.interpretation, "decision": f.decision, "frame": f.frame}
             thought = t("thought.note", lang, **parts)
-        parts = (self.person, self.unspoken, self.heard, thought)
-        return "\n\n".join(part for part in parts if part)
+        said = (self.person, self.unspoken, self.heard, thought)
+        return "\n\n".join(part for part in said if part)
 
     def loop_config(self, config: AgentLoopConfig) -> AgentLoopConfig:
         """The routed "think" buys the provider's effort setting, when the model has one."""
@@ -163,12 +163,18 @@ class TurnThinking:
         )
         person = self.person(scope.user_id, scope.language) if self.person else ""
         plan = ThinkingPlan(
-            decided, effort=self.effort, person=person, unspoken=self._guarded(self.unspoken, scope, text)
+            decided,
+            effort=self.effort,
+            person=person,
+            unspoken=self._guarded(self.unspoken, scope, text),
         )
         line = self._guarded(self.heard, scope, text)
         if line:  # one line to the person, by code; the model hears it too (this turn only)
-            host.emit(ProactiveMessage(text=line, kind="answer", message_id=f"learner:{host.id}"
-                                       f":{scope.turn}"))
+            host.emit(
+                ProactiveMessage(
+                    text=line, kind="answer", message_id=f"learner:{host.id}:{scope.turn}"
+                )
+            )
             plan = dataclasses.replace(plan, heard=f"[{line}]")
         filled = False
         if self.engine is not None and runs_thought(self.mode, decided):

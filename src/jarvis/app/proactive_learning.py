@@ -69,7 +69,7 @@ def _matches(state: AgentState, user_id: str, named: str) -> set[str]:
 
 
 def _newest(states: dict[str, AgentState], user_id: str, now_ms: int) -> tuple[str, str] | None:
-    """"That": the newest message said first to this person by any agent, if of the last day."""
+    """ "That": the newest message said first to this person by any agent, if of the last day."""
     said = [
         (s.at_ms, agent, s.topic)
         for agent, state in states.items()
@@ -123,8 +123,13 @@ def stop_in_words(
     return tuple((agent, topic) for agent, topics in found.items() for topic in sorted(topics))
 
 
-def notice(request: StopRequest, muted: tuple[tuple[str, str], ...], speaks: bool, until: str,
-           lang: Language) -> str:
+def notice(
+    request: StopRequest,
+    muted: tuple[tuple[str, str], ...],
+    speaks: bool,
+    until: str,
+    lang: Language,
+) -> str:
     if muted:
         topics = ", ".join(dict.fromkeys(topic for _, topic in muted))
         return t("proactive.stop.muted", lang, topics=topics, until=until)
