@@ -39,6 +39,7 @@ from jarvis.core.proactive.core import PassResult, ProactiveCore
 from jarvis.core.proactive.gate import Policy, Situation
 from jarvis.core.proactive.happenings import Happening, cursor, fresh
 from jarvis.core.proactive.reflection import (
+    LANGUAGE_NAMES,
     REFLECTION_FILE,
     REFLECTION_MARKER,
     default_reflection,
@@ -208,14 +209,16 @@ class ProactiveSpeaker:
         loops = []
         if self.app.settings.openloop.enabled:
             loops = await self.app.openloops.current(agent_id, user_id)
-        open_loops = format_numbered(loops, self.tz) or t("thought.no_loops", self._lang())
-        recent = await self._recent(trigger)
+        lang = self.app.language_of(user_id)  # the page they last opened, else the setting
+        open_loops = format_numbered(loops, self.tz) or t("thought.no_loops", lang)
+        recent = await self._recent(trigger, lang)
         prompt = fill_reflection(
             template,
-            trigger=self._why(trigger),
+            trigger=self._why(trigger, lang),
             open_loops=open_loops,
             recent=recent,
             now=local.strftime("%Y-%m-%d %H:%M %A"),
+            language=LANGUAGE_NAMES[lang],
         )
         # The reservation is an upper bound: a token is at least one byte of the prompt.
         estimate = len((_SYSTEM + prompt).encode("utf-8")) + self.cfg.max_tokens
@@ -338,19 +341,18 @@ class ProactiveSpeaker:
         thresholds = {k: learner.threshold(state, k, v) for k, v in base.thresholds.items()}
         return replace(base, thresholds=thresholds)
 
-    async def _recent(self, trigger: Trigger) -> str:
+    async def _recent(self, trigger: Trigger, lang: Language) -> str:
         if not trigger.session:
-            return t("thought.no_recent", self._lang())
+            return t("thought.no_recent", lang)
         lines: list[str] = []
         with contextlib.suppress(Exception):
             for entry in (await self.app.session_store.history(trigger.session))[-6:]:
                 content = entry.message.content
                 if entry.message.role in ("user", "assistant") and isinstance(content, str):
                     lines.append(f"{entry.message.role}: {content[:300]}")
-        return "\n".join(lines) or t("thought.no_recent", self._lang())
+        return "\n".join(lines) or t("thought.no_recent", lang)
 
-    def _why(self, trigger: Trigger) -> str:
-        lang = self._lang()
+    def _why(self, trigger: Trigger, lang: Language) -> str:
         if trigger.kind == "due":
             items = "; ".join(lp.description for lp in trigger.loops)
             return t("proactive.trigger.due", lang, items=items)
@@ -358,9 +360,6 @@ class ProactiveSpeaker:
             items = "; ".join(h.text for h in trigger.events)
             return t(f"proactive.trigger.{trigger.kind}", lang, items=items)
         return t("proactive.trigger.idle", lang, minutes=trigger.quiet_min)
-
-    def _lang(self) -> Language:
-        return self.app.settings.language
 
 
 _KINDS = ("reminder", "follow_up", "suggestion", "news")
