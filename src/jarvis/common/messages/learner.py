@@ -72,7 +72,8 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "en": "usage: /learner · /learner reset [KIND] · /learner unmute TOPIC",
     },
     "commands.help.learner": {
-        "ko": "먼저 말하기에서 배운 것 (reset: 모두 또는 한 종류 지우기, unmute: 한 주제 다시 허용)",
+        "ko": "먼저 말하기에서 배운 것 (reset: 모두 또는 한 종류 지우기, "
+        "unmute: 한 주제 다시 허용)",
         "en": "what speaking first has learned (reset: forget it all or one kind; unmute: one "
         "topic)",
     },

@@ -7,10 +7,19 @@
   const hud = window.jarvisHud;
   if (!hud) return;
   const L = {
-    ko: { up: "도움이 됐어요", down: "필요 없어요", doIt: "해 줘", thanks: "고마워요", noted: "알겠어요, 덜 말할게요" },
-    en: { up: "Helpful", down: "Not useful", doIt: "Do it", thanks: "Thanks", noted: "Noted — I'll say less" },
+    ko: { up: "도움이 됐어요", down: "필요 없어요", doIt: "해 줘", thanks: "고마워요", noted: "알겠어요, 덜 말할게요",
+      title: "배운 것", none: "아직 배운 것이 없어요", off: "먼저 말하기 꺼짐", resetAll: "모두 지우기",
+      reset: "지우기", unmute: "다시 허용", until: "까지", threshold: "기준", show: "배운 것 보기",
+      counts: ["👍", "👎", "해 줘", "답장", "무시", "그만"], once: "한 번 거절",
+      kinds: { reminder: "리마인더", follow_up: "후속", suggestion: "제안", news: "소식" } },
+    en: { up: "Helpful", down: "Not useful", doIt: "Do it", thanks: "Thanks", noted: "Noted — I'll say less",
+      title: "What I've learned", none: "Nothing learned yet", off: "speaking first off", resetAll: "Reset all",
+      reset: "Reset", unmute: "Unmute", until: "until", threshold: "threshold", show: "See what I learned",
+      counts: ["👍", "👎", "do it", "replies", "ignored", "stop"], once: "dismissed once",
+      kinds: { reminder: "Reminders", follow_up: "Follow-ups", suggestion: "Suggestions", news: "News" } },
   };
   const S = () => L[hud.lang()] || L.ko;
+  const el = hud.el;
   const css = document.createElement("link");
   css.rel = "stylesheet"; css.href = "/static/proactive.css";
   document.head.appendChild(css);
@@ -24,7 +33,7 @@
     for (const b of item.querySelectorAll(".proactive-actions button")) b.disabled = true;
     const note = item.querySelector(".proactive-note");
     if (note) note.textContent = feedback === "thumbs_down" ? S().noted : feedback === "thumbs_up" ? S().thanks : "";
-    window.dispatchEvent(new CustomEvent("jarvis:learner_changed"));
+    load(); // the learner card shows the new count
     if (feedback === "do_it" && data.prompt) {
       const input = document.getElementById("input");
       const form = document.getElementById("composer");
@@ -45,34 +54,18 @@
     }
     row.appendChild(hud.el("span", "proactive-note muted"));
     item.appendChild(row);
+    load(); // a new card: the learner card may show its agent now
   }
 
   const scan = () => document.querySelectorAll("li.proactive-item").forEach(decorate);
   new MutationObserver(scan).observe(document.body, { childList: true, subtree: true });
   scan();
-})();
 
-// The feedback learner, visible and resettable: per agent, per kind the answers counted (👍, 👎,
-// "do it", replies, ignored, stop), the threshold (base → now) and its last move, the muted
-// topics until when, with reset buttons (all, one kind, one topic). "Stop telling me about X"
-// said in chat comes back as one line in the chat (`proactive_message {kind: answer}`, id
-// "learner:…") with a button to this card, where it can be undone.
-(() => {
-  "use strict";
-  const hud = window.jarvisHud;
-  if (!hud) return;
-  const L = {
-    ko: { title: "배운 것", none: "아직 배운 것이 없어요", off: "먼저 말하기 꺼짐", resetAll: "모두 지우기",
-      reset: "지우기", unmute: "다시 허용", until: "까지", threshold: "기준", show: "배운 것 보기",
-      counts: ["👍", "👎", "해 줘", "답장", "무시", "그만"], once: "한 번 거절",
-      kinds: { reminder: "리마인더", follow_up: "후속", suggestion: "제안", news: "소식" } },
-    en: { title: "What I've learned", none: "Nothing learned yet", off: "speaking first off", resetAll: "Reset all",
-      reset: "Reset", unmute: "Unmute", until: "until", threshold: "threshold", show: "See what I learned",
-      counts: ["👍", "👎", "do it", "replies", "ignored", "stop"], once: "dismissed once",
-      kinds: { reminder: "Reminders", follow_up: "Follow-ups", suggestion: "Suggestions", news: "News" } },
-  };
-  const S = () => L[hud.lang()] || L.ko;
-  const el = hud.el;
+  // The feedback learner, visible and resettable: per agent, per kind the answers counted (👍, 👎,
+  // "do it", replies, ignored, stop), the threshold (base → now) and its last move, the muted
+  // topics until when, with reset buttons (all, one kind, one topic). "Stop telling me about X"
+  // said in chat comes back as one line in the chat (`proactive_message {kind: answer}`, id
+  // "learner:…") with a button to this card, where it can be undone.
   const KEYS = ["thumbs_up", "thumbs_down", "do_it", "reply", "ignored", "stop_topic"];
   const side = document.querySelector("aside.side") || document.body;
   const card = el("section", "card learner"); card.id = "learner-card"; card.hidden = true;
@@ -103,9 +96,7 @@
     item.append(head, counts);
     const last = k.moves[k.moves.length - 1];
     if (last) item.appendChild(el("div", "learner-move muted", `${fixed(last.from)} → ${fixed(last.to)} · ${day(last.at_ms)} · ${last.feedback}`));
-    const row = el("div", "buttons");
-    row.appendChild(button(S().reset, "learner-reset-kind", { agent_id: agent.agent_id, kind: k.kind }));
-    item.appendChild(row);
+    head.appendChild(button(S().reset, "learner-reset-kind", { agent_id: agent.agent_id, kind: k.kind }));
     return item;
   }
 
@@ -154,6 +145,5 @@
     messages.append(line);
     load();
   });
-  window.addEventListener("jarvis:learner_changed", load);
   load();
 })();
