@@ -22,6 +22,7 @@ import json
 import os
 import secrets
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -107,7 +108,9 @@ async def one_session(
         conn.reader.cancel()
 
 
-async def run(sessions: int, turns: int, every: int, extra_env: list[str]) -> None:
+async def run(
+    sessions: int, turns: int, every: int, extra_env: list[str], profile: str | None = None
+) -> None:
     token = secrets.token_urlsafe(16)
     port = free_port()
     with tempfile.TemporaryDirectory() as home:
@@ -130,6 +133,7 @@ async def run(sessions: int, turns: int, every: int, extra_env: list[str]) -> No
             headers = {"Authorization": f"Bearer {token}", "Origin": f"http://127.0.0.1:{port}"}
             before, cpu_before = rss_mb(server.pid), cpu_sec(server.pid)
             latencies: dict[str, list[float]] = {"plain": [], "approval": []}
+            spy = start_profile(server.pid, profile) if profile else None
             started, client_cpu = time.perf_counter(), time.process_time()
             await asyncio.gather(
                 *(
@@ -140,6 +144,9 @@ async def run(sessions: int, turns: int, every: int, extra_env: list[str]) -> No
             elapsed = time.perf_counter() - started
             client_cpu = time.process_time() - client_cpu
             after, cpu = rss_mb(server.pid), cpu_sec(server.pid) - cpu_before
+            if spy is not None:
+                spy.send_signal(signal.SIGINT)  # py-spy writes its file on SIGINT
+                spy.wait(60)
         finally:
             server.terminate()
             server.wait(10)
@@ -154,6 +161,13 @@ async def run(sessions: int, turns: int, every: int, extra_env: list[str]) -> No
     print(f"server CPU: {cpu * 1000 / total:.2f} ms per turn ({cpu:.1f} s in all)")
     print(f"server RSS: {before:.0f} MB before, {after:.0f} MB after")
     print(f"load generator CPU: {client_cpu:.1f} s in {elapsed:.1f} s (it shares the machine)")
+
+
+def start_profile(pid: int, path: str) -> subprocess.Popen[bytes]:
+    """py-spy sampling the server during the load (collapsed stacks, for flame graphs)."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    command = [spy, "record", "--pid", str(pid), "--output", path, "--format", "raw"]
+    return subprocess.Popen([*command, "--rate", "250"])
 
 
 async def settled(pid: int, limit_sec: float = 30.0) -> None:
@@ -186,8 +200,9 @@ def main() -> None:
     parser.add_argument(
         "--env", action="append", default=[], help="KEY=VALUE for the server (repeatable)"
     )
+    parser.add_argument("--profile", help="write py-spy's collapsed stacks of the server here")
     args = parser.parse_args()
-    asyncio.run(run(args.sessions, args.turns, args.approval_every, args.env))
+    asyncio.run(run(args.sessions, args.turns, args.approval_every, args.env, args.profile))
 
 
 if __name__ == "__main__":
