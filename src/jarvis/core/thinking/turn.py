@@ -14,7 +14,7 @@ import dataclasses
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel
 
@@ -23,6 +23,7 @@ from jarvis.agent_layer.events import (
     AgentError,
     EventSink,
     MessageUpdate,
+    ToolExecutionEnd,
     ToolExecutionStart,
 )
 from jarvis.agent_layer.loop import AgentLoopConfig
@@ -36,7 +37,13 @@ from jarvis.agent_layer.thought.events import (
 )
 from jarvis.common.i18n import Language, t
 from jarvis.common.logging import get_logger
-from jarvis.core.thinking.fillers import Pending, WaitTracker, choose_filler
+from jarvis.core.thinking.fillers import (
+    Pending,
+    WaitTracker,
+    choose_filler,
+    choose_tool_filler,
+    tool_key,
+)
 from jarvis.model_layer.messages import AssistantMessage, Message, UserMessage
 
 _log = get_logger("jarvis.thought")
@@ -169,8 +176,8 @@ class TurnThinking:
             )
         if self.fillers is not None:
             if not filled:
-                self._filler("first_round", self.fillers.answer_key, scope, host)
-            _FirstToken(host, self.fillers.waits, self.fillers.answer_key)
+                filled = self._filler("first_round", self.fillers.answer_key, scope, host)
+            _TurnWatch(host, self.fillers, scope, filled)
         return plan
 
     def _unspoken(self, scope: TurnScope, text: str) -> str:
@@ -249,23 +256,70 @@ class TurnThinking:
         return result.frame, result.reason
 
 
-class _FirstToken:
-    """Records how long the answer model took to its first text or tool call, once per turn."""
+class _TurnWatch:
+    """One turn's waits: the answer model's first text or tool call (once), each tool call's
+    run time, and the filler of a tool call predicted to be slow — when the turn has had none."""
 
-    def __init__(self, host: TurnHost, waits: WaitTracker, key: str) -> None:
-        self.waits = waits
-        self.key = key
+    def __init__(self, host: TurnHost, fillers: Fillers, scope: TurnScope, filled: bool) -> None:
+        self.host = host
+        self.fillers = fillers
+        self.scope = scope
+        self.filled = filled
         self.start = time.monotonic()
+        self.first = True
+        self.calls: dict[str, float] = {}  # running tool calls: id → start
         self.stop = host.subscribe(self)
 
     def __call__(self, event: BaseModel) -> None:
+        waits = self.fillers.waits
         if isinstance(event, MessageUpdate) and not event.text_delta:
             return
-        if isinstance(event, MessageUpdate | ToolExecutionStart):
-            self.waits.record(self.key, time.monotonic() - self.start)
+        if self.first and isinstance(event, MessageUpdate | ToolExecutionStart):
+            waits.record(self.fillers.answer_key, time.monotonic() - self.start)
+            self.first = False
+        if isinstance(event, ToolExecutionStart):
+            self.calls[event.tool_call_id] = time.monotonic()
+            if not self.filled:
+                self._tool_filler(event)
+        elif isinstance(event, ToolExecutionEnd):
+            began = self.calls.pop(event.tool_call_id, None)
+            if began is not None and ran_alone(event.decision):
+                waits.record(tool_key(event.tool_name), time.monotonic() - began)
+        elif isinstance(event, AgentEnd | AgentError):  # the turn is over (an answer, an error)
             self.stop()
-        elif isinstance(event, AgentEnd | AgentError):  # no first token (an error, a Stop)
-            self.stop()
+
+    def _tool_filler(self, event: ToolExecutionStart) -> None:
+        waits = self.fillers.waits
+        line = choose_tool_filler(
+            event.tool_name,
+            event.args,
+            waits.predicted(tool_key(event.tool_name)),
+            self.fillers.after_sec,
+            waits.last_three(self.host.id),
+            self.scope.language,
+        )
+        if line is None:
+            return
+        self.filled = True
+        waits.said(self.host.id, line)
+        message = ProactiveMessage(
+            text=line, kind="filler", message_id=f"filler:{self.host.id}:{self.scope.turn}"
+        )
+        call = event.tool_call_id
+
+        def send() -> None:  # after every front end has seen the call start
+            if call in self.calls:
+                self.host.emit(message)
+
+        asyncio.get_running_loop().call_soon(send)
+
+
+def ran_alone(decision: dict[str, Any] | None) -> bool:
+    """A call whose run time is the tool's own: it ran, and no person was waited for."""
+    if decision is None:
+        return True
+    reason = str(decision.get("reason", ""))
+    return decision.get("outcome") == "allow" and not reason.startswith("user_")
 
 
 def recent_lines(messages: list[Message]) -> str:

@@ -1,6 +1,8 @@
 // The thinking layer in the HUD. A filler (`proactive_message {kind: filler}`) is a dim status
-// line in the chat while a thought or a slow first round runs, replaced by the first answer text.
-// It is never part of the history (a reload does not show it).
+// line in the chat while a thought, a slow first round or a slow tool call runs ("checking
+// `git status` with bash…", sent just after the call starts), replaced by the first answer text;
+// the call's end or an approval request also takes it away. It is never part of the history (a
+// reload does not show it).
 (() => {
   const hud = window.jarvisHud;
   let line = null;
@@ -16,7 +18,7 @@
     document.getElementById("messages").append(line);
   });
   hud.on("message_update", (ev) => { if (ev.text_delta) clear(); });
-  for (const type of ["tool_execution_start", "agent_end", "agent_error", "session"]) hud.on(type, clear);
+  for (const type of ["tool_execution_start", "tool_execution_end", "approval_request", "agent_end", "agent_error", "session"]) hud.on(type, clear);
 })();
 
 // The "thoughts" view in ACTIVITY (its own chip and list; "All" leaves them out): the router's
