@@ -47,6 +47,7 @@ from jarvis.core.proactive.reflection import (
 )
 from jarvis.core.proactive.store import AgentState, ProactiveStore, Said
 from jarvis.core.proactive.surface import HELD_BACK, Unspoken, keep
+from jarvis.core.sources.route import Gated, gate_entries, quiet_end_ms
 from jarvis.model_layer.config import StreamOptions
 from jarvis.model_layer.events import ProviderError, Stop, TextDelta
 from jarvis.model_layer.messages import LLMContext, UserMessage
@@ -268,6 +269,27 @@ class ProactiveSpeaker:
         else:
             self.store.save(agent_id, state)
         return result
+
+    # -- an immediate source entry (docs/sources.md): the gate, no model call, no tokens ---------
+    def speaks_first(self, agent_id: str) -> bool:
+        return self.enabled(agent_id) and speaks(self.template.text())
+
+    def gate_entries(
+        self, agent_id: str, user_id: str, topic: str, texts: list[str], now_ms: int
+    ) -> tuple[Gated, int | None]:
+        """Each entry's verdict, and when the quiet hours end if they held one back."""
+        state = self.store.load(agent_id)
+        local = datetime.fromtimestamp(now_ms / 1000, self.tz)
+        situation = self._situation(state, user_id, local.hour, now_ms)
+        gated = gate_entries(topic, texts, situation, self._policy(state.learner))
+        quiet = any(v.reason == "quiet_hours" for v in gated.verdicts)
+        return gated, quiet_end_ms(local, self.cfg.quiet_end) if quiet else None
+
+    def said_at_once(self, agent_id: str, said: Said) -> None:
+        state = self.store.load(agent_id)  # counted once: today's count, too soon, feedback
+        if all(s.message_id != said.message_id for s in state.said):
+            state.said.append(said)
+            self.store.save(agent_id, state)
 
     # -- feedback -------------------------------------------------------------------------------
     def feedback(self, user_id: str, message_id: str, feedback: str, now_ms: int) -> str | None:
