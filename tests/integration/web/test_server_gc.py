@@ -43,4 +43,3 @@ def test_the_server_process_freezes_start_up_and_collects_less_often(tmp_path: P
     assert before == [0, [700, 10, 10]]
     assert started[0] > 10_000  # start-up's objects, out of every later collection
     assert started[1] == list(THRESHOLDS)
-

@@ -64,9 +64,7 @@ class LoopStatusUpdate(BaseModel):
     status: Literal["open", "done", "dismissed"]
 
 
-def create_app(
-    assembly: AppAssembly, *, after_start: Callable[[], None] | None = None
-) -> FastAPI:
+def create_app(assembly: AppAssembly, *, after_start: Callable[[], None] | None = None) -> FastAPI:
     """The web app; `after_start` runs once everything has started (the server process tunes
     its garbage collector there)."""
     state = WebApp(assembly)
