@@ -27,6 +27,7 @@ from jarvis.agent_layer.thought.engine import TemplateSource
 from jarvis.app.infra import AppAssembly
 from jarvis.app.proactive.feedback import record
 from jarvis.app.proactive.happenings import collect
+from jarvis.app.proactive_learning import settle_person, settle_store
 from jarvis.app.session_builder import SessionBuilder
 from jarvis.app.thinking_setup import approval_waiting
 from jarvis.common.atomic import atomic_write_text
@@ -142,6 +143,8 @@ class ProactiveSpeaker:
             return []
 
     async def tick(self, now_ms: int) -> list[PassResult]:
+        for agent_id in list(self.builders):  # closed reply windows: those messages were ignored
+            settle_store(self.store, agent_id, now_ms)
         results: list[PassResult] = []
         for trigger in await self.triggers(now_ms):
             results.append(await self.run(trigger, now_ms))
@@ -255,6 +258,7 @@ class ProactiveSpeaker:
             said = result.said
             message_id = f"proactive:{agent_id}:{new_id()[:12]}"
             state.said.append(Said(message_id, user_id, said.kind, said.topic, said.text, now_ms))
+            settle_person(state, user_id, None, now_ms)  # the one before it, unanswered: ignored
             self.store.save(agent_id, state)
             await self.hub.publish(
                 user_id,
@@ -301,11 +305,6 @@ class ProactiveSpeaker:
             return None
         lang = self.app.language_of(user_id)  # the page they last opened, else the setting
         return record(self.store, agent_id, user_id, message_id, feedback, now_ms, lang)
-
-    def reset(self, agent_id: str) -> None:
-        state = self.store.load(agent_id)
-        state.learner = learner.reset()
-        self.store.save(agent_id, state)
 
     # -- the edge ---------------------------------------------------------------------------------
     def _core(self, agent_id: str) -> ProactiveCore:

@@ -42,7 +42,7 @@ from jarvis.core.thinking.fillers import (
     WaitTracker,
     choose_filler,
     choose_tool_filler,
-    tool_key,
+    tool_keys,
 )
 from jarvis.model_layer.messages import AssistantMessage, Message, UserMessage
 
@@ -72,6 +72,7 @@ class ThinkingPlan:
     effort: str | None = None
     person: str = ""  # the `[사용자]` section: what the user model holds as active facts
     unspoken: str = ""  # thoughts speaking first held back, relevant to this message
+    heard: str = ""  # what the person's words changed in the learner ("stop telling me about X")
 
     def note(self, lang: Language) -> str:
         """What the model sees this turn only: the person's facts, unspoken thoughts relevant
@@ -81,7 +82,8 @@ class ThinkingPlan:
             f = self.frame
             parts = {"interpretation": f.interpretation, "decision": f.decision, "frame": f.frame}
             thought = t("thought.note", lang, **parts)
-        return "\n\n".join(part for part in (self.person, self.unspoken, thought) if part)
+        said = (self.person, self.unspoken, self.heard, thought)
+        return "\n\n".join(part for part in said if part)
 
     def loop_config(self, config: AgentLoopConfig) -> AgentLoopConfig:
         """The routed "think" buys the provider's effort setting, when the model has one."""
@@ -133,6 +135,7 @@ class TurnThinking:
         fillers: Fillers | None = None,
         person: Callable[[str, Language], str] | None = None,
         unspoken: Callable[[TurnScope, str], str] | None = None,
+        heard: Callable[[TurnScope, str], str] | None = None,
     ) -> None:
         self.weights = weights
         self.mode: EngineMode = mode if engine is not None else "off"
@@ -144,6 +147,7 @@ class TurnThinking:
         self.fillers = fillers
         self.person = person  # user id, language → the `[사용자]` section ("" when none)
         self.unspoken = unspoken  # (scope, message) → held-back thoughts relevant to it ("")
+        self.heard = heard  # (scope, message) → the learner's one line about it ("")
 
     async def plan(
         self,
@@ -166,8 +170,19 @@ class TurnThinking:
         )
         person = self.person(scope.user_id, scope.language) if self.person else ""
         plan = ThinkingPlan(
-            decided, effort=self.effort, person=person, unspoken=self._unspoken(scope, text)
+            decided,
+            effort=self.effort,
+            person=person,
+            unspoken=self._guarded(self.unspoken, scope, text),
         )
+        line = self._guarded(self.heard, scope, text)
+        if line:  # one line to the person, by code; the model hears it too (this turn only)
+            host.emit(
+                ProactiveMessage(
+                    text=line, kind="answer", message_id=f"learner:{host.id}:{scope.turn}"
+                )
+            )
+            plan = dataclasses.replace(plan, heard=f"[{line}]")
         filled = False
         if self.engine is not None and runs_thought(self.mode, decided):
             filled = self._filler("thought", f"thought:{self.engine.model}", scope, host)
@@ -180,13 +195,14 @@ class TurnThinking:
             _TurnWatch(host, self.fillers, scope, filled)
         return plan
 
-    def _unspoken(self, scope: TurnScope, text: str) -> str:
-        if self.unspoken is None:
+    @staticmethod
+    def _guarded(read: Callable[[TurnScope, str], str] | None, scope: TurnScope, text: str) -> str:
+        if read is None:
             return ""
         try:
-            return self.unspoken(scope, text)
-        except Exception:  # never a broken turn because of a kept thought
-            _log.exception("unspoken thoughts not read")
+            return read(scope, text)
+        except Exception:  # never a broken turn because of a kept thought or the learner
+            _log.exception("speaking first's per-turn step failed")
             return ""
 
     async def _timed_thought(
@@ -267,7 +283,7 @@ class _TurnWatch:
         self.filled = filled
         self.start = time.monotonic()
         self.first = True
-        self.calls: dict[str, float] = {}  # running tool calls: id → start
+        self.calls: dict[str, tuple[float, tuple[str, ...]]] = {}  # running: id → start, keys
         self.stop = host.subscribe(self)
 
     def __call__(self, event: BaseModel) -> None:
@@ -278,22 +294,24 @@ class _TurnWatch:
             waits.record(self.fillers.answer_key, time.monotonic() - self.start)
             self.first = False
         if isinstance(event, ToolExecutionStart):
-            self.calls[event.tool_call_id] = time.monotonic()
+            keys = tool_keys(event.tool_name, event.args)
+            self.calls[event.tool_call_id] = (time.monotonic(), keys)
             if not self.filled:
-                self._tool_filler(event)
+                self._tool_filler(event, keys)
         elif isinstance(event, ToolExecutionEnd):
-            began = self.calls.pop(event.tool_call_id, None)
-            if began is not None and ran_alone(event.decision):
-                waits.record(tool_key(event.tool_name), time.monotonic() - began)
+            running = self.calls.pop(event.tool_call_id, None)
+            if running is not None and ran_alone(event.decision):
+                for key in running[1]:
+                    waits.record(key, time.monotonic() - running[0])
         elif isinstance(event, AgentEnd | AgentError):  # the turn is over (an answer, an error)
             self.stop()
 
-    def _tool_filler(self, event: ToolExecutionStart) -> None:
+    def _tool_filler(self, event: ToolExecutionStart, keys: tuple[str, ...]) -> None:
         waits = self.fillers.waits
         line = choose_tool_filler(
             event.tool_name,
             event.args,
-            waits.predicted(tool_key(event.tool_name)),
+            waits.predicted(*keys),
             self.fillers.after_sec,
             waits.last_three(self.host.id),
             self.scope.language,
