@@ -28,13 +28,9 @@ asyncio.run(main())
 
 
 def test_the_server_process_freezes_start_up_and_collects_less_often(tmp_path: Path) -> None:
+    settings = {"HOME": tmp_path, "WORKSPACE": tmp_path, "SERVE_DEMO": 1, "SCHEDULER__ENABLED": 0}
     env = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
-    env.update(
-        JARVIS_HOME=str(tmp_path),
-        JARVIS_WORKSPACE=str(tmp_path),
-        JARVIS_SERVE_DEMO="1",
-        JARVIS_SCHEDULER__ENABLED="false",
-    )
+    env |= {f"JARVIS_{key}": str(value) for key, value in settings.items()}
     done = subprocess.run(
         [sys.executable, "-c", SERVE], env=env, capture_output=True, text=True, timeout=600
     )
