@@ -46,7 +46,8 @@ async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, 
         }
     )
     broker.attach(connection)
-    leave_hub = state.unattended.hub.attach(user, connection.send)  # proactive messages
+    # proactive messages; the passes the "thoughts" view shows are marked for a reload
+    leave_hub = state.unattended.hub.attach(user, state.marks.passes(session.id, connection.send))
     await state.show_stored_requests(session)
     try:
         while True:
