@@ -10,6 +10,7 @@ engine off.
 from __future__ import annotations
 
 import asyncio
+import copy
 import dataclasses
 import time
 from collections.abc import Awaitable, Callable
@@ -42,7 +43,7 @@ from jarvis.core.thinking.fillers import (
     WaitTracker,
     choose_filler,
     choose_tool_filler,
-    tool_key,
+    tool_keys,
 )
 from jarvis.model_layer.messages import AssistantMessage, Message, UserMessage
 
@@ -148,6 +149,14 @@ class TurnThinking:
         self.person = person  # user id, language → the `[사용자]` section ("" when none)
         self.unspoken = unspoken  # (scope, message) → held-back thoughts relevant to it ("")
         self.heard = heard  # (scope, message) → the learner's one line about it ("")
+
+    def unattended(self) -> TurnThinking:
+        """The same step for turns nobody typed (a schedule, a goal): their prompts are not the
+        person replying to a proactive message or asking it to stop, so the learner's hook is
+        left out."""
+        twin = copy.copy(self)
+        twin.heard = None
+        return twin
 
     async def plan(
         self,
@@ -283,7 +292,7 @@ class _TurnWatch:
         self.filled = filled
         self.start = time.monotonic()
         self.first = True
-        self.calls: dict[str, float] = {}  # running tool calls: id → start
+        self.calls: dict[str, tuple[float, tuple[str, ...]]] = {}  # running: id → start, keys
         self.stop = host.subscribe(self)
 
     def __call__(self, event: BaseModel) -> None:
@@ -294,22 +303,24 @@ class _TurnWatch:
             waits.record(self.fillers.answer_key, time.monotonic() - self.start)
             self.first = False
         if isinstance(event, ToolExecutionStart):
-            self.calls[event.tool_call_id] = time.monotonic()
+            keys = tool_keys(event.tool_name, event.args)
+            self.calls[event.tool_call_id] = (time.monotonic(), keys)
             if not self.filled:
-                self._tool_filler(event)
+                self._tool_filler(event, keys)
         elif isinstance(event, ToolExecutionEnd):
-            began = self.calls.pop(event.tool_call_id, None)
-            if began is not None and ran_alone(event.decision):
-                waits.record(tool_key(event.tool_name), time.monotonic() - began)
+            running = self.calls.pop(event.tool_call_id, None)
+            if running is not None and ran_alone(event.decision):
+                for key in running[1]:
+                    waits.record(key, time.monotonic() - running[0])
         elif isinstance(event, AgentEnd | AgentError):  # the turn is over (an answer, an error)
             self.stop()
 
-    def _tool_filler(self, event: ToolExecutionStart) -> None:
+    def _tool_filler(self, event: ToolExecutionStart, keys: tuple[str, ...]) -> None:
         waits = self.fillers.waits
         line = choose_tool_filler(
             event.tool_name,
             event.args,
-            waits.predicted(tool_key(event.tool_name)),
+            waits.predicted(*keys),
             self.fillers.after_sec,
             waits.last_three(self.host.id),
             self.scope.language,
