@@ -75,7 +75,7 @@ def create_app(assembly: AppAssembly) -> FastAPI:
             _log.error("%s", exc)  # one clear line; uvicorn then stops
             raise
         state.follow_other_processes()
-        await state.unattended.start()
+        await state.unattended.start(serving=True)
         try:
             yield
         finally:
