@@ -9,11 +9,13 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from jarvis.app.focus.outbox import outbox
 from jarvis.core.focus.store import FocusStore
 from tests.integration.unattended.helpers import MANUAL
 from tests.support.live_server import Tab, live_server
-from tests.support.processes import JARVIS
+from tests.support.processes import JARVIS, healthy, serve
 
 
 async def jarvis_focus(home: Path, *args: str) -> str:
@@ -69,3 +71,31 @@ async def test_focus_changes_made_in_a_terminal_reach_an_open_window(tmp_path: P
         task = FocusStore(tmp_path).load(task_id)
         assert task is not None and task.status == "cancelled"
         await tab.close()
+
+
+@pytest.mark.postgres
+async def test_two_serving_processes_each_window_hears_each_terminal_change_once(
+    tmp_path: Path, dsn: str
+) -> None:
+    """Two `jarvis serve` processes on one PostgreSQL and one data dir both watch the outbox:
+    one of them claims each change and NOTIFY takes it to the other's windows — every window
+    hears every change exactly once, in order."""
+    home = tmp_path / "home"
+    quiet = {"JARVIS_SCHEDULER__TICK_SEC": "3600"}  # nothing plans the task meanwhile
+    with serve(home, dsn, [], quiet) as (a, _), serve(home, dsn, [], quiet) as (b, _):
+        await asyncio.gather(healthy(a), healthy(b))
+        tabs = [await Tab.open(f"ws://{address}/ws") for address in (a, b)]
+        for tab in tabs:
+            await tab.next("session")
+        printed = await jarvis_focus(home, "start", "watch two processes")
+        task_id = printed.strip().splitlines()[-1]
+        for action in ("pause", "resume", "stop"):
+            await jarvis_focus(home, action, task_id)
+        for tab in tabs:
+            states = []
+            while not states or states[-1] != "cancelled":
+                state, _areas = await told(tab)
+                states.append(state["state"])
+            assert states == ["planning", "paused", "planning", "cancelled"]
+            await tab.close()
+        assert [p.name for p in outbox(home).iterdir()] == []
