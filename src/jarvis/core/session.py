@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from jarvis.agent_layer.events import AgentEnd, AgentError, EventSink
 from jarvis.agent_layer.loop import AgentLoopConfig, LoopResult, run_agent_loop
-from jarvis.agent_layer.sessions.base import SessionEntry, SessionInfo, SessionStore
+from jarvis.agent_layer.sessions.base import SessionEntry, SessionInfo, SessionStore, is_background
 from jarvis.agent_layer.tools import LoopTools, ToolCallContext
 from jarvis.common.clock import Clock
 from jarvis.common.i18n import Language, t
@@ -328,7 +328,7 @@ class AgentSession:
 
     async def _episode(self, outcome: TurnOutcome, result: LoopResult) -> None:
         memory = self.setup.memory
-        if memory is None:
+        if memory is None or is_background(self.id):  # background work is not the person's
             return
         calls = [
             (run.call.name, run.call.arguments)
