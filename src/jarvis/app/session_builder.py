@@ -168,7 +168,7 @@ class SessionBuilder:
             # `ask` tools leave on top of `never`.
             return GatedTools(self.app.tools, workspace, gate, self.visible_tools(), hidden=hidden)
 
-        return dataclasses.replace(self.setup(), tools=tools, turn_jobs=[])
+        return dataclasses.replace(self.setup(), tools=tools, turn_jobs=[], attended=False)
 
     async def create_unattended(
         self, gate: ToolGate, *, user_id: str, title: str, background: bool = False

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -34,9 +34,11 @@ from jarvis.agent_layer.thought.events import (
     ThoughtEnd,
     ThoughtRoute,
 )
+from jarvis.common.clock import new_id
 from jarvis.common.i18n import Language, t
 from jarvis.common.logging import get_logger
 from jarvis.core.thinking.fillers import Pending, WaitTracker, choose_filler
+from jarvis.core.thinking.proposals import focus_proposal
 from jarvis.model_layer.messages import AssistantMessage, Message, UserMessage
 
 _log = get_logger("jarvis.thought")
@@ -76,12 +78,19 @@ class ThinkingPlan:
             thought = t("thought.note", lang, **parts)
         return "\n\n".join(part for part in (self.person, self.unspoken, thought) if part)
 
-    def loop_config(self, config: AgentLoopConfig) -> AgentLoopConfig:
-        """The routed "think" buys the provider's effort setting, when the model has one."""
-        if not self.route.think or self.effort is None:
-            return config
-        options = config.options.model_copy(update={"reasoning_effort": self.effort})
-        return dataclasses.replace(config, options=options)
+    def loop_config(
+        self, config: AgentLoopConfig, askable: Collection[str] = (), text: str = ""
+    ) -> AgentLoopConfig:
+        """The routed "think" buys the provider's effort setting, when the model has one; a
+        thought's `start_focus` opens the turn with a `focus` call (`proposals.py`) when
+        `askable` — the turn's tools, none when nobody can be asked — has it."""
+        if self.route.think and self.effort is not None:
+            options = config.options.model_copy(update={"reasoning_effort": self.effort})
+            config = dataclasses.replace(config, options=options)
+        call = focus_proposal(self.frame, text, askable, f"call_{new_id()[:24]}")
+        if call is not None:
+            config = dataclasses.replace(config, opening=AssistantMessage(tool_calls=[call]))
+        return config
 
 
 @dataclass(frozen=True)
