@@ -90,9 +90,13 @@ class FocusOutbox:
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        # Watching before the first look: a file posted in between is seen either way.
-        changes = inotify.watch_folder(self.folder, _wanted, self._stop)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            # Watching before the first look: a file posted in between is seen either way.
+            changes = inotify.watch_folder(self.folder, _wanted, self._stop)
+        except OSError as exc:  # serving goes on; terminal changes show at the next reload
+            _log.warning("focus outbox %s not watched: %s", self.folder, exc)
+            return
         self._task = asyncio.create_task(self._run(changes))
 
     async def stop(self) -> None:
@@ -121,7 +125,11 @@ class FocusOutbox:
             rows = claim(self.folder / name)
             for row in rows or []:
                 event = row.get("event")
-                if isinstance(event, dict):
+                if not isinstance(event, dict):
+                    continue
+                try:
                     await self.send(str(row.get("user", "")), event)
+                except Exception as exc:  # e.g. the database away: this update is lost only
+                    _log.warning("focus outbox: an update not sent: %s", exc)
             sent += rows is not None
         return sent
