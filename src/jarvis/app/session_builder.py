@@ -38,7 +38,7 @@ class SessionBuilder:
         self.profile = profile or AgentProfile()
         self._live: dict[str, AgentSession] = {}
         self._setups: dict[Language, SessionSetup] = {}
-        self._waits = WaitTracker()  # the agent's model waits, for fillers
+        self.waits = WaitTracker()  # the agent's model and tool waits, for fillers
         # Other agents' own tools, which this agent never sees (the registry sets it).
         self.foreign_tools: Callable[[], frozenset[str]] = frozenset
 
@@ -96,7 +96,7 @@ class SessionBuilder:
             skills=self.app.skills,
             expand_input=self.app.mcp.expand_input,
             memory_agent_id=self.profile.memory_agent,
-            thinking=build_thinking(self.app, self.profile, self._waits),
+            thinking=build_thinking(self.app, self.profile, self.waits),
         )
 
     def _turn_jobs(self) -> list[TurnJob]:
