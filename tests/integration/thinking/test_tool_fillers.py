@@ -65,8 +65,9 @@ async def test_a_tool_known_to_be_slow_gets_one_filler_naming_it(tmp_path: Path)
     (tmp_path / "approvals.yaml").write_text(RULES)
     with live_server(tmp_path, script) as server:
         waits = builder(server).waits
-        for _ in range(5):  # bash has run slowly here before
+        for _ in range(5):  # bash, and git status with it, ran slowly here before
             waits.record(tool_key("bash"), 6.0)
+            waits.record("tool:bash:git status", 6.0)
         sid, tab = await open_session(server, "en")
         events = await turn(tab, "is the repo clean?")
         [filler] = fillers(events)
@@ -76,8 +77,10 @@ async def test_a_tool_known_to_be_slow_gets_one_filler_naming_it(tmp_path: Path)
         assert kinds.index("tool_execution_start") < kinds.index("proactive_message")
         assert kinds.index("proactive_message") < kinds.index("message_update")
         assert len(list(waits._waits[tool_key("bash")])) == 6  # this run was measured too
+        assert len(list(waits._waits["tool:bash:git status"])) == 6  # and as `git status`
 
-        # The same line again within the last three: none (and the model is fast: no other).
+        # Still predicted slow, but the same line within the last three: none (and the model
+        # is fast: no other). `ls` was never measured: bash's own median predicts it.
         assert fillers(await turn(tab, "and now?")) == []
         [other] = fillers(await turn(tab, "list the files"))
         assert other["text"] == "checking `ls` with bash…"

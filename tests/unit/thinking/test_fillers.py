@@ -18,6 +18,7 @@ from jarvis.core.thinking.fillers import (
     filler_lines,
     predicted_wait,
     tool_key,
+    tool_keys,
     tool_line,
 )
 from jarvis.model_layer import FauxResponse
@@ -249,3 +250,33 @@ def test_the_tracker_keeps_a_bounded_number_of_keys() -> None:
         waits.record(tool_key(f"t{i}"), 1.0)
     assert waits.predicted(tool_key("t0")) is None and waits.predicted(tool_key("t299")) == 1.0
     assert len(waits._waits) == 256
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "keys"),
+    [
+        ("bash", {"command": "git status"}, ("tool:bash:git status", "tool:bash")),
+        ("bash", {"command": "/usr/bin/pytest -x tests"}, ("tool:bash:pytest", "tool:bash")),
+        ("bash", {"command": "LANG=C TOKEN=s3cret npm test"}, ("tool:bash:npm test", "tool:bash")),
+        ("bash", {"command": "python script.py"}, ("tool:bash:python", "tool:bash")),
+        ("bash", {"command": "  "}, ("tool:bash",)),
+        ("bash", {}, ("tool:bash",)),
+        ("read_file", {"path": "notes.md"}, ("tool:read_file",)),
+    ],
+)
+def test_tool_keys(tool: str, args: dict[str, object], keys: tuple[str, ...]) -> None:
+    assert tool_keys(tool, args) == keys
+
+
+def test_the_narrowest_measured_key_predicts() -> None:
+    waits = WaitTracker()
+    waits.record("tool:bash", 30.0)  # pytest is slow…
+    waits.record("tool:bash:git status", 0.1)  # …git status is not
+    assert waits.predicted("tool:bash:git status", "tool:bash") == 0.1
+    assert waits.predicted("tool:bash:ls", "tool:bash") == 30.0  # never measured: the tool's
+    assert waits.predicted("tool:nope") is None
+    for i in range(255):  # the least recently recorded key goes first
+        waits.record(f"k{i}", 1.0)
+    waits.record("tool:bash", 1.0)
+    waits.record("k-new", 1.0)
+    assert waits.predicted("tool:bash:git status") is None and waits.predicted("tool:bash")

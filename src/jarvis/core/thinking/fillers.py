@@ -46,6 +46,8 @@ TOOL_ARGUMENT = {
 }
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]+")
 _TOOL_NAME = re.compile(r"[^A-Za-z0-9_.:-]+")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_SUBCOMMAND = re.compile(r"[a-z][a-z0-9-]{0,30}")
 
 
 def filler_lines(pending: Pending, lang: Language) -> list[str]:
@@ -72,6 +74,21 @@ def choose_filler(
 def tool_key(tool: str) -> str:
     """The waits key of a tool's run times."""
     return f"tool:{tool}"
+
+
+def tool_keys(tool: str, args: Mapping[str, Any]) -> tuple[str, ...]:
+    """Where a call's run time is recorded and its wait predicted, the narrowest first: a bash
+    command's program (and its subcommand: `git status`, `npm test`) — bash takes as long as
+    what it runs — then the tool as a whole (a command not measured yet)."""
+    command = args.get("command") if tool == "bash" else None
+    words = command.split()[:8] if isinstance(command, str) else []
+    while words and _ASSIGNMENT.match(words[0]):  # `LANG=C git …`: never a key (nor a secret)
+        words.pop(0)
+    if not words:
+        return (tool_key(tool),)
+    program = words[0].rpartition("/")[2][:40]
+    sub = words[1] if len(words) > 1 and _SUBCOMMAND.fullmatch(words[1]) else ""
+    return (f"{tool_key(tool)}:{program} {sub}".rstrip(), tool_key(tool))
 
 
 def shown_argument(tool: str, value: Any) -> str:
@@ -134,16 +151,21 @@ class WaitTracker:
     fillers; bounded in keys, samples and sessions."""
 
     def __init__(self) -> None:
-        self._waits: dict[str, deque[float]] = {}
+        self._waits: OrderedDict[str, deque[float]] = OrderedDict()
         self._said: OrderedDict[str, deque[str]] = OrderedDict()
 
     def record(self, key: str, seconds: float) -> None:
         if key not in self._waits and len(self._waits) >= _KEYS:
-            del self._waits[next(iter(self._waits))]  # the oldest key goes
+            self._waits.popitem(last=False)  # the key recorded least recently goes
         self._waits.setdefault(key, deque(maxlen=_SAMPLES)).append(seconds)
+        self._waits.move_to_end(key)
 
-    def predicted(self, key: str) -> float | None:
-        return predicted_wait(self._waits.get(key, ()))
+    def predicted(self, *keys: str) -> float | None:
+        """The prediction of the first key with samples (narrowest first)."""
+        for key in keys:
+            if self._waits.get(key):
+                return predicted_wait(self._waits[key])
+        return None
 
     def last_three(self, session_id: str) -> list[str]:
         return list(self._said.get(session_id, ()))

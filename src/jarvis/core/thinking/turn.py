@@ -43,7 +43,7 @@ from jarvis.core.thinking.fillers import (
     WaitTracker,
     choose_filler,
     choose_tool_filler,
-    tool_key,
+    tool_keys,
 )
 from jarvis.core.thinking.proposals import focus_proposal
 from jarvis.model_layer.messages import AssistantMessage, Message, UserMessage
@@ -292,7 +292,7 @@ class _TurnWatch:
         self.filled = filled
         self.start = time.monotonic()
         self.first = True
-        self.calls: dict[str, float] = {}  # running tool calls: id → start
+        self.calls: dict[str, tuple[float, tuple[str, ...]]] = {}  # running: id → start, keys
         self.stop = host.subscribe(self)
 
     def __call__(self, event: BaseModel) -> None:
@@ -303,22 +303,24 @@ class _TurnWatch:
             waits.record(self.fillers.answer_key, time.monotonic() - self.start)
             self.first = False
         if isinstance(event, ToolExecutionStart):
-            self.calls[event.tool_call_id] = time.monotonic()
+            keys = tool_keys(event.tool_name, event.args)
+            self.calls[event.tool_call_id] = (time.monotonic(), keys)
             if not self.filled:
-                self._tool_filler(event)
+                self._tool_filler(event, keys)
         elif isinstance(event, ToolExecutionEnd):
-            began = self.calls.pop(event.tool_call_id, None)
-            if began is not None and ran_alone(event.decision):
-                waits.record(tool_key(event.tool_name), time.monotonic() - began)
+            running = self.calls.pop(event.tool_call_id, None)
+            if running is not None and ran_alone(event.decision):
+                for key in running[1]:
+                    waits.record(key, time.monotonic() - running[0])
         elif isinstance(event, AgentEnd | AgentError):  # the turn is over (an answer, an error)
             self.stop()
 
-    def _tool_filler(self, event: ToolExecutionStart) -> None:
+    def _tool_filler(self, event: ToolExecutionStart, keys: tuple[str, ...]) -> None:
         waits = self.fillers.waits
         line = choose_tool_filler(
             event.tool_name,
             event.args,
-            waits.predicted(tool_key(event.tool_name)),
+            waits.predicted(*keys),
             self.fillers.after_sec,
             waits.last_three(self.host.id),
             self.scope.language,
