@@ -12,7 +12,12 @@ from typing import Any
 import httpx
 
 from tests.integration.thinking.test_speaking_first import HIGH, add_loop
-from tests.integration.unattended.helpers import MANUAL, on_server, unattended_of
+from tests.integration.unattended.helpers import (
+    MANUAL,
+    on_server,
+    unattended_of,
+    write_schedule,
+)
 from tests.support.live_server import LiveServer, Tab, live_server
 
 MIN = 60_000
@@ -56,11 +61,16 @@ async def tick(server: LiveServer, now: int) -> list[Any]:
     return list(await on_server(server, speaker.tick(now)))
 
 
-async def test_replies_ignores_and_stop_in_words_through_the_server(tmp_path: Path) -> None:
-    settings = {"thinking": {"proactive": PROACTIVE}, "openloop": {"enabled": True}}
-    judge = tmp_path / "judge.yaml"
+def with_agenda(home: Path) -> dict[str, Any]:
+    """Speaking first on, the AGENDA on with a judge that proposes nothing."""
+    judge = home / "judge.yaml"
     judge.write_text("[]\n", encoding="utf-8")
-    settings["openloop"]["model"] = {"provider": "faux", "model": "judge", "script": str(judge)}
+    model = {"provider": "faux", "model": "judge", "script": str(judge)}
+    return {"thinking": {"proactive": PROACTIVE}, "openloop": {"enabled": True, "model": model}}
+
+
+async def test_replies_ignores_and_stop_in_words_through_the_server(tmp_path: Path) -> None:
+    settings = with_agenda(tmp_path)
     with live_server(tmp_path, SCRIPT, scheduler=MANUAL, **settings) as server:
         app = unattended_of(server).app
         tab = await Tab.open(f"{server.ws_url()}?lang=ko")
@@ -145,3 +155,21 @@ async def test_stop_about_something_never_said_is_honest(tmp_path: Path) -> None
         assert not [e for e in events if e.get("message_id", "").startswith("learner:")]
         assert not (off / "proactive").exists()
         await tab.close()
+
+
+async def test_a_run_nobody_typed_is_neither_a_reply_nor_a_stop(tmp_path: Path) -> None:
+    """A schedule's prompt right after a card is not the person: no reply, no mute."""
+    write_schedule(tmp_path, "nightly", prompt="stop telling me about the weather")
+    script = [card("날씨", "내일 비 소식이 있어요."), "네."]
+    with live_server(tmp_path, script, scheduler=MANUAL, **with_agenda(tmp_path)) as server:
+        service = unattended_of(server)
+        now = service.app.clock.now_ms()
+        await on_server(server, add_loop(service.app, "L1", "날씨 확인", now + 30 * MIN))
+        [spoke] = await tick(server, now)
+        assert spoke.reason == "spoke"
+        run_id = await on_server(server, service.run_now("nightly", "local"))
+        result = await on_server(server, service.engine.wait(run_id))
+        assert result["status"] == "ok", result
+        async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
+            view = await learner(http)
+        assert view["muted"] == [] and not any(counts(view).values())

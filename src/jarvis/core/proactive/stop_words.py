@@ -18,6 +18,9 @@ from dataclasses import dataclass
 _CHEAP = re.compile(
     r"stop|quit|don'?t|do not|never|enough|no more|그만|지\s*마|말아|안\s*해도|됐어", re.I
 )
+_EN_CHEAP = re.compile(r"stop|quit|don'?t|do not|never|enough|no more", re.I)
+_KO_CHEAP = re.compile(r"그만|지\s*마|말아|안\s*해도|됐어")
+MAX_SENTENCE = 120
 _SENTENCES = re.compile(r"[^.!?。\n]+[.!?。]*")
 _QUOTES = "\"“”'‘’「」『』"
 _APOSTROPHE = re.compile(r"(?<=\w)['’](?=\w)")  # don't, it's: not a quote
@@ -134,16 +137,20 @@ def _ko_topic(raw: str) -> str:
 
 def _sentence(sentence: str) -> StopRequest | None:
     body = sentence.strip()
-    if not body or _NEGATED.search(body) or _REPORTED.search(body):
+    # A stop request is one short sentence; a long one is about something else (and the
+    # patterns below stay cheap on short input).
+    if not body or len(body) > MAX_SENTENCE or not _CHEAP.search(body):
+        return None
+    if _NEGATED.search(body) or _REPORTED.search(body):
         return None
     if _QUESTION.search(body) and not (_POLITE_ASK.match(body) and "stop" in body.lower()):
         return None
     plain = body.rstrip("?.!~ ")
-    found = _EN.match(plain)
+    found = _EN.match(plain) if _EN_CHEAP.search(plain) else None
     if found is not None:
         raw = next(v for v in found.groupdict().values() if v is not None)
         return StopRequest(_en_topic(raw), body)
-    for pattern in _KO:
+    for pattern in _KO if _KO_CHEAP.search(plain) else ():
         found = pattern.match(plain)
         if found is not None:
             return StopRequest(_ko_topic(found.group("topic")), body)

@@ -10,6 +10,7 @@ engine off.
 from __future__ import annotations
 
 import asyncio
+import copy
 import dataclasses
 import time
 from collections.abc import Awaitable, Callable, Collection
@@ -157,6 +158,14 @@ class TurnThinking:
         self.person = person  # user id, language → the `[사용자]` section ("" when none)
         self.unspoken = unspoken  # (scope, message) → held-back thoughts relevant to it ("")
         self.heard = heard  # (scope, message) → the learner's one line about it ("")
+
+    def unattended(self) -> TurnThinking:
+        """The same step for turns nobody typed (a schedule, a goal): their prompts are not the
+        person replying to a proactive message or asking it to stop, so the learner's hook is
+        left out."""
+        twin = copy.copy(self)
+        twin.heard = None
+        return twin
 
     async def plan(
         self,
