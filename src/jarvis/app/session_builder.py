@@ -168,14 +168,12 @@ class SessionBuilder:
             # `ask` tools leave on top of `never`.
             return GatedTools(self.app.tools, workspace, gate, self.visible_tools(), hidden=hidden)
 
-<<<<<<< HEAD
-        return dataclasses.replace(self.setup(), tools=tools, turn_jobs=[], attended=False)
-=======
         setup = self.setup()
         # no learner hook: a run's prompt is not the person replying or asking to stop
         thinking = setup.thinking.unattended() if setup.thinking is not None else None
-        return dataclasses.replace(setup, tools=tools, turn_jobs=[], thinking=thinking)
->>>>>>> main
+        return dataclasses.replace(
+            setup, tools=tools, turn_jobs=[], thinking=thinking, attended=False
+        )
 
     async def create_unattended(
         self, gate: ToolGate, *, user_id: str, title: str, background: bool = False
