@@ -2,15 +2,18 @@
 
 A real `jarvis serve --demo` process (the scripted demo model, the AGENDA judge on, the default
 files backend) in a throwaway home; N sessions each run M turns one after another, all sessions
-at once. Every `--approval-every`-th turn is `!echo …`: the model asks for `bash`, and a second
+at once. Every `--approval-every`-th turn is `!date +%s%N`: the model asks for `bash`, and a second
 connection of the same session (another tab) answers ALLOW. Latency is prompt sent → `agent_end`
-received on the first connection. The client runs in this process, the server in its own.
+received on the first connection; for approval turns also answer → tool start: from the answer
+sent (client) and from the answer received (the server's pending store, `ws_load_server.py`)
+to the approved process's start (the time `date` printed; one machine, one clock). The client
+runs in this process, the server in its own (`--profile FILE`: py-spy samples it).
 
     .venv/bin/python benchmarks/ws_load.py [--sessions 100] [--turns 20] [--approval-every 5]
 
 The load starts once the server has settled after start-up (`settled`). Prints p50/p95/p99 turn
-latency (ms) for plain and approval turns, turns/s, and the server's
-RSS before and after. Target on a 2-core machine: >= 500 turns/s and p95 <= 100 ms at 100
+latency (ms) for plain and approval turns, answer → tool start, turns/s, the server's CPU per
+turn and RSS before and after. Target on a 2-core machine: >= 500 turns/s and p95 <= 100 ms at 100
 concurrent sessions.
 """
 
@@ -22,6 +25,7 @@ import json
 import os
 import secrets
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -34,7 +38,8 @@ from typing import Any
 import httpx
 import websockets
 
-JARVIS = shutil.which("jarvis") or str(Path(sys.executable).parent / "jarvis")
+SERVER = Path(__file__).with_name("ws_load_server.py")  # `jarvis`, noting answers' arrival
+STARTED: dict[str, int] = {}  # approval id -> when its approved process started (ns)
 
 
 def free_port() -> int:
@@ -94,10 +99,16 @@ async def one_session(
     for turn in range(turns):
         approval = every > 0 and turn % every == every - 1
         started = time.perf_counter()
-        await first.send(type="prompt", text=f"!echo {turn}" if approval else f"hello {turn}")
+        # The approved command prints the time its process started (ns, the machine's clock).
+        await first.send(type="prompt", text="!date +%s%N" if approval else f"hello {turn}")
         if approval:
             request = await second.next("approval_request")
+            answered_ns = time.time_ns()
             await second.send(type="approval", id=request["id"], answer="allow")
+            ran = await first.next("tool_execution_end")
+            started_ns = int(ran["result_preview"].rsplit("stdout:", 1)[1].split()[0])
+            out["answer_to_start"].append((started_ns - answered_ns) / 1e6)
+            STARTED[request["id"]] = started_ns
         end = await first.next("agent_end")
         if end.get("ended_by") not in ("answer", "final_tool"):
             raise RuntimeError(f"turn ended by {end.get('ended_by')}: {end}")
@@ -107,7 +118,9 @@ async def one_session(
         conn.reader.cancel()
 
 
-async def run(sessions: int, turns: int, every: int, extra_env: list[str]) -> None:
+async def run(
+    sessions: int, turns: int, every: int, extra_env: list[str], profile: str | None = None
+) -> None:
     token = secrets.token_urlsafe(16)
     port = free_port()
     with tempfile.TemporaryDirectory() as home:
@@ -117,19 +130,24 @@ async def run(sessions: int, turns: int, every: int, extra_env: list[str]) -> No
             JARVIS_WORKSPACE=home,
             JARVIS_WEB__TOKEN=token,
             JARVIS_SECURITY__RATE_LIMIT_PER_MINUTE="100000000",
+            WS_LOAD_ANSWERS=str(Path(home) / "answers.json"),
         )
         env.update(item.split("=", 1) for item in extra_env)  # e.g. JARVIS_MEMORY__ENABLED=false
         log = Path(home) / "serve.log"
         with log.open("w") as out:
             server = subprocess.Popen(  # noqa: ASYNC220 (started once, before the load)
-                [JARVIS, "serve", "--demo", "--port", str(port)], env=env, stdout=out, stderr=out
+                [sys.executable, str(SERVER), "serve", "--demo", "--port", str(port)],
+                env=env,
+                stdout=out,
+                stderr=out,
             )
         try:
             await wait_healthy(port)
             await settled(server.pid)
             headers = {"Authorization": f"Bearer {token}", "Origin": f"http://127.0.0.1:{port}"}
             before, cpu_before = rss_mb(server.pid), cpu_sec(server.pid)
-            latencies: dict[str, list[float]] = {"plain": [], "approval": []}
+            latencies: dict[str, list[float]] = {"plain": [], "approval": [], "answer_to_start": []}
+            spy = start_profile(server.pid, profile) if profile else None
             started, client_cpu = time.perf_counter(), time.process_time()
             await asyncio.gather(
                 *(
@@ -140,9 +158,14 @@ async def run(sessions: int, turns: int, every: int, extra_env: list[str]) -> No
             elapsed = time.perf_counter() - started
             client_cpu = time.process_time() - client_cpu
             after, cpu = rss_mb(server.pid), cpu_sec(server.pid) - cpu_before
+            if spy is not None:
+                spy.send_signal(signal.SIGINT)  # py-spy writes its file on SIGINT
+                spy.wait(60)
+            received = answers_received(server, Path(home) / "answers.json")
         finally:
             server.terminate()
             server.wait(10)
+    starts = latencies.pop("answer_to_start")
     total = sum(len(v) for v in latencies.values())
     print(f"{sessions} sessions x {turns} turns, every {every}th with an approval answered")
     print("| turns | n | p50 ms | p95 ms | p99 ms |\n|---|---|---|---|---|")
@@ -150,10 +173,34 @@ async def run(sessions: int, turns: int, every: int, extra_env: list[str]) -> No
         if values:
             cells = (statistics.median(values), pct(values, 95), pct(values, 99))
             print(f"| {kind} | {len(values)} | " + " | ".join(f"{c:.1f}" for c in cells) + " |")
+    on_server = [(STARTED[i] - at) / 1e6 for i, at in received.items() if i in STARTED]
+    for kind, values in (
+        ("answer sent → tool process start", starts),
+        ("answer received by the server → tool process start", on_server),
+    ):
+        if values:
+            cells = (statistics.median(values), pct(values, 95), pct(values, 99))
+            print(f"| {kind} | {len(values)} | " + " | ".join(f"{c:.1f}" for c in cells) + " |")
     print(f"throughput: {total / elapsed:.0f} turns/s ({total} turns in {elapsed:.1f} s)")
     print(f"server CPU: {cpu * 1000 / total:.2f} ms per turn ({cpu:.1f} s in all)")
     print(f"server RSS: {before:.0f} MB before, {after:.0f} MB after")
     print(f"load generator CPU: {client_cpu:.1f} s in {elapsed:.1f} s (it shares the machine)")
+
+
+def answers_received(server: subprocess.Popen[bytes], path: Path) -> dict[str, int]:
+    """When each approval answer reached the server (ns by request id; `ws_load_server.py`)."""
+    server.send_signal(signal.SIGUSR2)
+    deadline = time.monotonic() + 30
+    while not path.exists() and time.monotonic() < deadline:  # the load is over: block
+        time.sleep(0.05)
+    return {key: int(value) for key, value in json.loads(path.read_text()).items()}
+
+
+def start_profile(pid: int, path: str) -> subprocess.Popen[bytes]:
+    """py-spy sampling the server during the load (collapsed stacks, for flame graphs)."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    command = [spy, "record", "--pid", str(pid), "--output", path, "--format", "raw"]
+    return subprocess.Popen([*command, "--rate", "250"])
 
 
 async def settled(pid: int, limit_sec: float = 30.0) -> None:
@@ -186,8 +233,9 @@ def main() -> None:
     parser.add_argument(
         "--env", action="append", default=[], help="KEY=VALUE for the server (repeatable)"
     )
+    parser.add_argument("--profile", help="write py-spy's collapsed stacks of the server here")
     args = parser.parse_args()
-    asyncio.run(run(args.sessions, args.turns, args.approval_every, args.env))
+    asyncio.run(run(args.sessions, args.turns, args.approval_every, args.env, args.profile))
 
 
 if __name__ == "__main__":

@@ -19,6 +19,10 @@
    alarm counts and the targets (annoyance ≤ 0.10 at recall ≥ 0.70; ≥ 50 % fewer false alarms). The
    set is synthetic and its rubric shares the gate's context vetoes, so the gate's advantage in
    vetoed contexts is partly by construction; the rating-noise rows are the informative part.
+5. Speaking first on REAL user activity judged by people (ProactiveBench's recorded sessions,
+   `experiments/data/proactivebench/`, Apache-2.0): the same gate and baseline per moment, dev
+   and test halves, each moment alone and the sessions replayed with the gate's pacing
+   (`speaking_first_real.py` says how ratings are derived from the people's judgements).
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ from ruamel.yaml import YAML
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from speaking_first_measures import PROFILES, pairs_measures, sweep_to_recall
+from speaking_first_real import real_speaking_first_report
 from thinking_router_data import auc, evaluate, load
 
 from jarvis.agent_layer.thought import load_weights, route
@@ -244,13 +250,6 @@ def inference_report() -> list[str]:
     ]
 
 
-PROFILES = {  # gold 1-5 ratings: relevance, urgency, impact, originality, timing
-    "good": (5, 4, 5, 4, 4),
-    "solid": (4, 4, 4, 4, 4),
-    "mediocre": (4, 3, 4, 3, 3),
-    "lopsided": (5, 5, 5, 5, 1),  # a high mean, but the moment is wrong
-    "bad": (2, 2, 3, 2, 2),
-}
 CONTEXTS = {
     "calm": Situation(local_hour=14),
     "turn_running": Situation(local_hour=14, turn_running=True),
@@ -282,32 +281,6 @@ def speaking_first_set() -> list[tuple[str, tuple[int, ...], str, float | None, 
                     )
                     rows.append((kind, ratings, context, due, speak))
     return rows
-
-
-def _measure(decisions: list[tuple[bool, bool]]) -> tuple[float, float, float, float, int]:
-    tp = sum(said and gold for said, gold in decisions)
-    fp = sum(said and not gold for said, gold in decisions)
-    fn = sum(gold and not said for said, gold in decisions)
-    precision = tp / (tp + fp) if tp + fp else 1.0
-    recall = tp / (tp + fn) if tp + fn else 1.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    annoyance = fp / (tp + fp) if tp + fp else 0.0
-    return precision, recall, f1, annoyance, fp
-
-
-def baseline_at_recall(
-    means: list[tuple[float, bool]], recall: float
-) -> tuple[float, tuple[float, float, float, float, int]]:
-    """The Inner Thoughts-style baseline (speak when the mean rating ≥ τ) at the highest τ whose
-    recall is at least `recall` — its fewest false alarms at equal recall — and its measures."""
-    best: tuple[float, tuple[float, float, float, float, int]] | None = None
-    for step in range(401):  # τ from 1.00 to 5.00
-        tau = 1.0 + step / 100
-        measured = _measure([(mean >= tau, gold) for mean, gold in means])
-        if measured[1] + 1e-12 >= recall:
-            best = (tau, measured)
-    assert best is not None  # τ = 1.00 speaks always: recall 1.0
-    return best
 
 
 def speaking_first_report(seeds: int = 20) -> list[str]:
@@ -350,11 +323,13 @@ def speaking_first_report(seeds: int = 20) -> list[str]:
         passes = seeds if sigma else 1
         label = "gold" if not sigma else f"noisy σ {sigma}"
         for who, decisions in totals.items():
-            p, r, f1, annoy, fp = _measure(decisions)
+            p, r, f1, annoy, fp = pairs_measures(decisions)
             cells = f"{p:.3f} | {r:.3f} | {f1:.3f} | {annoy:.3f} | {fp / passes:.1f}"
             lines.append(f"| {label} | {who} | {cells} |")
-        gate = _measure(totals["gate"])
-        tau, base = baseline_at_recall(means, gate[1])
+        gate = pairs_measures(totals["gate"])
+        tau, base = sweep_to_recall(
+            lambda t, means=means: pairs_measures([(m >= t, g) for m, g in means]), gate[1]
+        )
         cut = 1 - gate[4] / base[4] if base[4] else 0.0
         if not sigma:
             gold_gate, gold_cut = gate, cut
@@ -377,7 +352,13 @@ def speaking_first_report(seeds: int = 20) -> list[str]:
 
 
 def main() -> None:
-    parts = [router_report(), guard_report(), user_model_report(), speaking_first_report()]
+    parts = [
+        router_report(),
+        guard_report(),
+        user_model_report(),
+        speaking_first_report(),
+        real_speaking_first_report(),
+    ]
     print("\n\n".join("\n".join(part) for part in parts))
 
 

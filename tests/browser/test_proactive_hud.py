@@ -82,5 +82,5 @@ async def test_a_proactive_card_and_about_me(browser: Browser, tmp_path: Path, s
         await expect(page.locator("#modal-args dd")).to_have_text("touch done.txt")
         assert not (tmp_path / "done.txt").exists()
         state = json.loads((tmp_path / "proactive" / "main.json").read_text())
-        assert state["learner"]["kinds"]["reminder"] == {"accepted": 1, "rejected": 0}
+        assert state["learner"]["kinds"]["reminder"] == {"counts": {"do_it": 1}, "moves": []}
         await expect(card.locator(".proactive-actions button").first).to_be_disabled()

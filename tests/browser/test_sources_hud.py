@@ -102,3 +102,46 @@ async def test_a_source_added_granted_and_its_digest_arrives(
         await row.locator(".source-remove").click()
         await expect(row).to_have_count(0)
         assert not (tmp_path / "external_sources" / "news.yaml").exists()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"], ids=["1440", "390"])
+async def test_the_owner_edits_notify_and_max_per_day_in_the_card(
+    browser: Browser, tmp_path: Path, size: str
+) -> None:
+    least = 44 if size == "phone" else 24
+    path = tmp_path / "external_sources" / "news.yaml"
+    path.parent.mkdir(parents=True)
+    text = (
+        "# mine\nurl: https://news.example/feed\nevery: 1 hour\nnotify: digest\nmax_per_day: 20\n"
+    )
+    path.write_text(text, encoding="utf-8")
+    with live_server(tmp_path, []) as server:
+        page, _ = await open_hud(browser, server.launch_url(lang="ko"), size)
+        await show_panels(page)
+        row = page.locator('#sources-card li.source[data-id="news"]')
+        await expect(row.locator(".source-notify")).to_have_value("digest")
+        await expect(row.locator(".source-max")).to_have_value("20")
+
+        # a bad value: one line under the row, the file as it was
+        await row.locator(".source-max").fill("0")
+        await row.locator(".source-save").click()
+        problem = row.locator(".source-edit-problem")
+        await expect(problem).to_have_text(
+            "max_per_day: Input should be greater than or equal to 1"
+        )
+        assert path.read_text(encoding="utf-8") == text
+        assert await controls_smaller_than(page, "#sources-card", least) == []
+        assert await no_horizontal_scroll(page)
+        await shot(page, f"sources-edit-bad-{size}")
+
+        # immediate, five a day: written, the comment kept, the card shows what the file says
+        await row.locator(".source-notify").select_option("immediate")
+        await row.locator(".source-max").fill("5")
+        await row.locator(".source-save").click()
+        await expect(problem).to_be_hidden()
+        await expect(row.locator(".source-notify")).to_have_value("immediate")
+        await expect(row.locator(".source-max")).to_have_value("5")
+        saved = path.read_text(encoding="utf-8")
+        assert saved == text.replace("digest", "immediate").replace("20", "5")
+        assert await no_horizontal_scroll(page)
+        await shot(page, f"sources-edit-{size}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.async_api import Browser, expect
 
@@ -14,6 +15,8 @@ from tests.browser import hud_pages
 from tests.browser.hud_pages import (
     csp_holds,  # noqa: F401  (autouse: no CSP breaks, no throws)
     no_horizontal_scroll,
+    session_of,
+    shot,
     show_panels,
 )
 from tests.browser.test_hud import open_hud, say
@@ -100,3 +103,19 @@ async def test_the_thoughts_view_in_activity(browser: Browser, tmp_path: Path, s
         await page.locator('#activity-filter button[data-filter="all"]').click()
         await expect(page.locator("#thoughts")).to_be_hidden()
         await expect(page.locator("#activity")).to_have_js_property("hidden", False)
+
+        # A reload shows the same thoughts (the server's marks), in the same order.
+        shown = await page.locator("#thoughts li .what").all_inner_texts()
+        await page.reload()
+        await expect(page.locator(".msg.assistant").last).to_have_text("답입니다.")
+        await show_panels(page)
+        await page.locator('#activity-filter button[data-filter="thoughts"]').click()
+        await expect(page.locator("#thoughts li .what")).to_have_text(shown)
+        await expect(spoken).to_be_visible()
+        assert await no_horizontal_scroll(page)
+        await shot(page, f"thoughts-after-reload-{size}")
+        async with httpx.AsyncClient(base_url=server.url, headers=server.headers) as http:
+            sid = await session_of(page)
+            history = (await http.get(f"/api/sessions/{sid}/history")).text
+        assert "weak_factor" not in history and "asked_to_think" not in history
+        assert "같이 볼까요" not in history  # the pass is not in the history either

@@ -25,7 +25,8 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from tests.support.processes import LAUNCH_TOKEN, free_port
+from tests.support.ports import free_port
+from tests.support.processes import LAUNCH_TOKEN, hud_headers
 from tests.support.tcp_proxy import TcpProxy, tcp_proxy
 
 JARVIS = shutil.which("jarvis") or str(Path(sys.executable).parent / "jarvis")
@@ -146,15 +147,19 @@ def serve_files(home: Path, run_as: dict[str, object]) -> Iterator[tuple[str, Pa
 
 
 async def until_healthy(url: str) -> None:
-    """Wait (no budget: pytest's timeout guards) until the server answers health."""
-    async with httpx.AsyncClient() as http:
+    """Wait (no budget: pytest's timeout guards) until the server answers health, then check
+    that it is the one this test started: health is public, so a server started elsewhere on a
+    port this one could not bind answers it too, but refuses this process's launch token."""
+    async with httpx.AsyncClient(headers=hud_headers()) as http:
         while True:
             try:
                 if (await http.get(f"{url}/api/health")).status_code == 200:
-                    return
+                    break
             except httpx.HTTPError:
                 pass
             await asyncio.sleep(0.05)
+        ours = await http.get(f"{url}/api/sessions")
+        assert ours.status_code != 401, f"another server (another launch token) answers on {url}"
 
 
 @pytest.fixture

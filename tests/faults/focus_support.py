@@ -18,7 +18,7 @@ from jarvis.core.focus.state import FocusTask
 from jarvis.core.focus.store import FocusStore
 from jarvis.core.focus.urls import normalise_url
 from tests.faults.conftest import JARVIS, jarvis_env
-from tests.support.processes import free_port
+from tests.support.ports import free_port
 
 STEPS = len(DEMO_STEPS)
 # Where a process may be killed: before and after the planning call, and inside and at the

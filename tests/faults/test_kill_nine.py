@@ -17,7 +17,8 @@ import pytest
 from jarvis.agent_layer.sessions import JsonlSessionStore
 from tests.faults.conftest import JARVIS, jarvis_env, until_healthy
 from tests.support.live_server import Tab, register_credentials
-from tests.support.processes import free_port, hud_headers
+from tests.support.ports import free_port
+from tests.support.processes import hud_headers
 
 KILLS = 12
 SEED = 20261203

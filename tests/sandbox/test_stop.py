@@ -33,7 +33,8 @@ from tests.faults.conftest import JARVIS, jarvis_env, until_healthy
 from tests.sandbox.stopping import alive as alive_pid
 from tests.sandbox.stopping import appears, none_survive, survivors, tag
 from tests.support.live_server import Tab, live_server, register_credentials
-from tests.support.processes import free_port, hud_headers
+from tests.support.ports import free_port
+from tests.support.processes import hud_headers
 
 
 def bash(command: str) -> dict[str, Any]:

@@ -18,7 +18,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping
@@ -30,6 +29,7 @@ import httpx
 from ruamel.yaml import YAML
 
 from tests.support.live_server import register_credentials
+from tests.support.ports import free_port
 
 # The console script of the environment the tests run in.
 JARVIS = shutil.which("jarvis") or str(Path(sys.executable).parent / "jarvis")
@@ -48,13 +48,6 @@ class Served(NamedTuple):
 
     address: str
     process: subprocess.Popen[str]
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that was free a moment ago."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def bash(command: str) -> dict[str, object]:

@@ -14,6 +14,7 @@ from jarvis.app.agent_registry import AgentRegistry
 from jarvis.app.focus.command import focus_command
 from jarvis.app.infra import AppAssembly
 from jarvis.app.proactive.feedback import COMMANDS, feedback_command
+from jarvis.app.proactive.learned import learner_command
 from jarvis.common.i18n import t
 from jarvis.core.agents.direct import orchestrate_args, orchestrate_usage, run_tool_now
 from jarvis.core.commands import (
@@ -79,6 +80,8 @@ class _Handlers:
             return focus_command(self.app).handler
         if name in COMMANDS:
             return feedback_command(self.app)
+        if name == "learner":
+            return learner_command(self.app)
         handler: Handler = getattr(self, f"_{name}")
         return handler
 

@@ -25,6 +25,8 @@ from jarvis.app.extension_watcher import ExtensionWatcher
 from jarvis.app.learning import Learning, build_learning
 from jarvis.app.mcp_config import server_set
 from jarvis.app.mcp_setup import build_mcp
+from jarvis.app.person_languages import FILE_NAME as LANGUAGES_FILE
+from jarvis.app.person_languages import PersonLanguages
 from jarvis.app.settings import Settings, SettingsError
 from jarvis.common.clock import Clock, SystemClock
 from jarvis.common.i18n import Language
@@ -100,9 +102,9 @@ class AppAssembly:
     _provider_cache: dict[str, Provider] = field(default_factory=dict)
     _context_windows: dict[str, int | None] = field(default_factory=dict)
     _lanes: dict[str, ModelLane] = field(default_factory=dict)
-    # The language of each person's page, as last opened in this process (runs nobody watches
-    # and reminders speak it); not kept across restarts: then the setting.
-    person_languages: dict[str, Language] = field(default_factory=dict)
+    # The language of each person's page, as last opened (runs nobody watches, reminders and
+    # speaking first speak it); kept across restarts in `<home>/languages.json`.
+    person_languages: PersonLanguages = field(default_factory=PersonLanguages)
 
     def language_of(self, user_id: str) -> Language:
         """The person's language for lines sent to them unasked (a run's report, a reminder)."""
@@ -358,6 +360,7 @@ class InfraBuilder:
             ),
             definitions=definitions,
             demo=self.demo,
+            person_languages=PersonLanguages(settings.home / LANGUAGES_FILE),
         )
         built.append(assembly)
         assembly.learning = build_learning(

@@ -38,7 +38,7 @@ class SessionBuilder:
         self.profile = profile or AgentProfile()
         self._live: dict[str, AgentSession] = {}
         self._setups: dict[Language, SessionSetup] = {}
-        self._waits = WaitTracker()  # the agent's model waits, for fillers
+        self.waits = WaitTracker()  # the agent's model and tool waits, for fillers
         # Other agents' own tools, which this agent never sees (the registry sets it).
         self.foreign_tools: Callable[[], frozenset[str]] = frozenset
 
@@ -96,7 +96,7 @@ class SessionBuilder:
             skills=self.app.skills,
             expand_input=self.app.mcp.expand_input,
             memory_agent_id=self.profile.memory_agent,
-            thinking=build_thinking(self.app, self.profile, self._waits),
+            thinking=build_thinking(self.app, self.profile, self.waits),
         )
 
     def _turn_jobs(self) -> list[TurnJob]:
@@ -168,7 +168,10 @@ class SessionBuilder:
             # `ask` tools leave on top of `never`.
             return GatedTools(self.app.tools, workspace, gate, self.visible_tools(), hidden=hidden)
 
-        return dataclasses.replace(self.setup(), tools=tools, turn_jobs=[])
+        setup = self.setup()
+        # no learner hook: a run's prompt is not the person replying or asking to stop
+        thinking = setup.thinking.unattended() if setup.thinking is not None else None
+        return dataclasses.replace(setup, tools=tools, turn_jobs=[], thinking=thinking)
 
     async def create_unattended(self, gate: ToolGate, *, user_id: str, title: str) -> AgentSession:
         """A new session of the owner's, for one unattended run; it opens like any other."""

@@ -18,6 +18,7 @@ from jarvis.agent_layer.thought.engine import (
     default_template,
 )
 from jarvis.app.infra import AppAssembly
+from jarvis.app.proactive_learning import heard
 from jarvis.app.profile import AgentProfile
 from jarvis.common.atomic import atomic_write_text
 from jarvis.common.i18n import Language, t
@@ -101,6 +102,7 @@ def build_thinking(
         shipped_weights(),
         person=person,
         unspoken=unspoken_thoughts(app) if speaks_first(app, profile) else None,
+        heard=learner_hook(app, speaks_first(app, profile)),
         fillers=fillers,
         mode=mode,
         engine=engine,
@@ -134,6 +136,19 @@ def unspoken_thoughts(app: AppAssembly) -> Callable[[TurnScope, str], str]:
         return section(offered, t("proactive.unspoken_header", scope.language))
 
     return offer
+
+
+def learner_hook(app: AppAssembly, speaks: bool) -> Callable[[TurnScope, str], str]:
+    """The feedback learner on every prompt (no model call): a reply to a proactive message,
+    and "stop telling me about X" said in words (app/proactive_learning.py). `speaks`: whether
+    this agent speaks first."""
+    hook = heard(ProactiveStore(app.settings.home), speaks, ZoneInfo(app.settings.timezone))
+
+    def read(scope: TurnScope, text: str) -> str:
+        message = html.unescape(text)  # validation escaped it for display
+        return hook(scope.agent_id, scope.user_id, message, app.clock.now_ms(), scope.language)
+
+    return read
 
 
 def _template_path(app: AppAssembly) -> Path:

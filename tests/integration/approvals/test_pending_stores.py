@@ -77,6 +77,19 @@ async def test_the_answer_in_one_handle_wakes_the_waiter_in_the_other_fast(store
         assert loop.time() - start < 0.5  # woken by the notification, not the 1 s poll
 
 
+async def test_an_answer_wakes_the_waiting_turn_in_the_next_step_of_the_loop() -> None:
+    """In one process the answer wakes the waiter itself: the turn runs on in the event loop's
+    next step. On a busy server every step is every session's work, so each extra hop (helper
+    tasks around the wait took three) adds a whole step to answer → tool start."""
+    store = MemoryPendingStore()
+    await store.create(request("n1"))
+    waiter = asyncio.create_task(store.wait("n1", 10, asyncio.Event()))
+    await asyncio.sleep(0)  # the waiter starts waiting
+    assert await store.answer("n1", "local", "allow", "s") == "ok"
+    await asyncio.sleep(0)  # one step
+    assert waiter.done() and waiter.result() == "allow"
+
+
 async def test_timeout_and_abort(stores: Any) -> None:
     a, b = stores
     await a.create(request("t1"))

@@ -52,7 +52,7 @@ def test_good_bad_and_doit_answer_the_last_proactive_line(tmp_path: Path) -> Non
     child.sendline("/bad")
     child.expect("That message was answered already")  # one message counts once
     state = json.loads((tmp_path / "proactive" / "main.json").read_text())
-    assert state["learner"]["kinds"]["follow_up"] == {"accepted": 1, "rejected": 0}
+    assert state["learner"]["kinds"]["follow_up"] == {"counts": {"thumbs_up": 1}, "moves": []}
     assert state["said"][0]["feedback"] == "thumbs_up"
     child.sendline("/doit")
     # its prompt runs as an ordinary turn: the tool call waits for approval like any other

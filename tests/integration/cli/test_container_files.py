@@ -17,8 +17,8 @@ from typing import Any
 
 from ruamel.yaml import YAML
 
+from tests.support.ports import free_port
 from tests.support.postgres import postgres_dsn
-from tests.support.processes import free_port
 
 ROOT = Path(__file__).resolve().parents[3]
 BIN = Path(sys.executable).parent

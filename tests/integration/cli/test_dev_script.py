@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pexpect
 
-from tests.support.processes import free_port, healthy, lines_until, printing
+from tests.support.ports import free_port
+from tests.support.processes import healthy, lines_until, printing
 
 ROOT = Path(__file__).resolve().parents[3]
 DEV = ROOT / "dev.py"

@@ -11,7 +11,8 @@ import pytest
 
 from jarvis.ui.cli.console_log import quiet_http_clients
 from tests.integration.cli.test_settings_errors import JARVIS
-from tests.support.processes import free_port, lines_until, printing
+from tests.support.ports import free_port
+from tests.support.processes import lines_until, printing
 from tests.support.scripted_http import ScriptedServer
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import httpx
 
 from tests.integration.cli.test_settings_errors import JARVIS, jarvis, one_line_error
-from tests.support.processes import free_port, lines_until, printing
+from tests.support.ports import free_port
+from tests.support.processes import lines_until, printing
 
 
 def test_a_taken_port_is_one_line_and_prints_no_address(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.processes import free_port
+from tests.support.ports import free_port
 
 JARVIS = shutil.which("jarvis") or str(Path(sys.executable).parent / "jarvis")
 

@@ -216,7 +216,7 @@ def test_chat_help_lists_what_slash_help_lists(
     typed = named.findall(screens["terminal"]["/help"][1])
     extensions = ["/greet", "/hello"]  # the home's skill and plugin command
     assert in_help == [name for name in typed if name not in extensions]
-    assert len(in_help) == 19  # 15 for both screens, /good /bad /doit /exit
+    assert len(in_help) == 20  # 16 for both screens, /good /bad /doit /exit
 
 
 def test_the_hud_lists_the_table_for_its_slash_suggestions(screens: dict[str, Any]) -> None:
@@ -226,4 +226,4 @@ def test_the_hud_lists_the_table_for_its_slash_suggestions(screens: dict[str, An
     assert by_name["/hello"]["usage"] == "/hello [NAME]" and by_name["/hello"]["origin"] == "plugin"
     assert by_name["/greet"]["description"] == "greets someone"
     assert by_name["/list-and-echo"]["origin"] == "procedure"  # approved by a command above
-    assert "/exit" not in by_name and len(listed) == 18  # 15 fixed, skill, procedure, plugin
+    assert "/exit" not in by_name and len(listed) == 19  # 16 fixed, skill, procedure, plugin

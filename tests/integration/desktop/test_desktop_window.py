@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +19,7 @@ from typer.testing import CliRunner
 from jarvis.ui.cli.main import app as cli
 from jarvis.ui.cli.serve_port import port_taken
 from tests.support.live_server import live_server
+from tests.support.ports import free_port
 
 JARVIS = Path(sys.executable).with_name("jarvis")
 # A guard against a hung window, not a budget.
@@ -43,12 +43,6 @@ def desktop(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         command, env=_env(home), capture_output=True, text=True, timeout=GUARD_SEC, check=False
     )
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def test_the_window_starts_serve_logs_in_and_closes_cleanly(tmp_path: Path) -> None:

@@ -42,3 +42,11 @@ def test_the_overflow_resume_experiment_runs_and_resume_replies_every_time() -> 
     out = run_documented("overflow_resume.py")
     assert "| no resume, 6 rounds | 2/8 | 2/8 | 2/8 | 6/8 | 5.8 (6) |" in out
     assert "| overflow resume, 6+3 rounds | 5/8 | 5/8 | 8/8 | 6/8 | 8.8 (11) |" in out
+
+
+def test_the_thinking_eval_runs_and_measures_speaking_first_on_real_activity() -> None:
+    out = run_documented("thinking_eval.py")
+    assert "## Speaking first (synthetic situations)" in out
+    assert "## Speaking first on real activity (ProactiveBench, judged by people)" in out
+    assert "### test half: 121 moments in 6 sessions, 92 worth speaking at" in out
+    assert "Targets on the test half (gold ratings, each moment alone)" in out

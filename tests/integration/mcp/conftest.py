@@ -34,14 +34,6 @@ def stdio_config(name: str, prefix: str = "", **extra: Any) -> MCPServerConfig:
     return MCPServerConfig(name=name, transport="stdio", command=command, **extra)
 
 
-def free_port() -> int:
-    """A port nothing listens on (connections to it are refused)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    return port
-
-
 async def wait_for(check: Callable[[], bool]) -> None:
     """Poll until `check()` holds, with no wall-clock budget: a busy machine only makes it
     slower; pytest's timeout catches a condition that never comes."""

@@ -24,7 +24,8 @@ from jarvis.core.mcp.elicitation import (
 from jarvis.core.mcp.host import workspace_roots
 from jarvis.core.tools.base import ToolEnv
 from jarvis.core.tools.registry import ToolRegistry
-from tests.integration.mcp.conftest import free_port, wait_for
+from tests.integration.mcp.conftest import wait_for
+from tests.support.ports import free_port
 
 Call = Callable[..., Awaitable[ToolResult]]
 

@@ -13,7 +13,8 @@ import pytest
 from jarvis.agent_layer.tools import ToolResult
 from jarvis.core.mcp import MCPConfigError, MCPManager, MCPServerConfig
 from jarvis.core.tools.registry import ToolRegistry
-from tests.integration.mcp.conftest import free_port, stdio_config, wait_for
+from tests.integration.mcp.conftest import stdio_config, wait_for
+from tests.support.ports import free_port
 
 MakeConfig = Callable[..., Awaitable[MCPServerConfig]]
 Call = Callable[..., Awaitable[ToolResult]]

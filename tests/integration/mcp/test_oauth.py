@@ -25,12 +25,13 @@ from jarvis.core.mcp import MCPManager, MCPServerConfig
 from jarvis.core.mcp.oauth import LoginFailed, login, stored_auth, token_path
 from jarvis.core.tools.base import ToolEnv
 from jarvis.core.tools.registry import ToolRegistry
-from tests.integration.mcp.conftest import ServeApp, free_port, wait_for
+from tests.integration.mcp.conftest import ServeApp, wait_for
 from tests.integration.mcp.servers.auth_server import (
     AuthLedger,
     build_authorization_server,
     build_protected_app,
 )
+from tests.support.ports import free_port
 
 HTTP_BROWSER = Path(__file__).parent / "servers" / "http_browser.py"
 Connect = Callable[[MCPServerConfig], Awaitable[tuple[MCPManager, ToolRegistry]]]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import socket
 from collections.abc import Iterator
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -20,6 +19,7 @@ from jarvis.agent_layer.openloop.service import OpenLoopService
 from jarvis.agent_layer.openloop.store import MemoryOpenLoopStore
 from jarvis.common.clock import Clock
 from jarvis.model_layer.embeddings import EmbeddingSettings, OllamaEmbedder, cosine
+from tests.support.ports import free_port
 from tests.support.scripted_http import Scripted, ScriptedServer, json_body, serve
 
 SEOUL = ZoneInfo("Asia/Seoul")
@@ -115,9 +115,7 @@ async def test_loop_vectors_are_cached_per_loop(ollama: ScriptedServer) -> None:
 
 
 async def test_a_down_embedder_falls_back_to_the_text_rules() -> None:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     service = await service_with(f"http://127.0.0.1:{port}")
     first = await service.apply(
         SCOPE, "배포 결과 공유해줘", frame("배포 결과 공유", "배포 결과 공유"), []

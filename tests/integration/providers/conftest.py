@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -98,14 +97,6 @@ def sse(*events: dict[str, Any] | str, named: bool = False) -> list[bytes]:
 
 def json_reply(status: int, data: dict[str, Any], **headers: str) -> Reply:
     return Reply(status, [json.dumps(data).encode()], "application/json", headers)
-
-
-def free_port() -> int:
-    """A port nobody listens on (bound, then released)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    return port
 
 
 @pytest.fixture(scope="session")

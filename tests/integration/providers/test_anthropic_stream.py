@@ -25,7 +25,8 @@ from jarvis.model_layer import (
     UserMessage,
 )
 from jarvis.model_layer.providers.anthropic_provider import AnthropicProvider
-from tests.integration.providers.conftest import ReplayServer, Reply, free_port, json_reply, sse
+from tests.integration.providers.conftest import ReplayServer, Reply, json_reply, sse
+from tests.support.ports import free_port
 
 HELLO = LLMContext(system_prompt="sys", messages=[UserMessage(content="hi")])
 

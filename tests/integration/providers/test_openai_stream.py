@@ -28,10 +28,10 @@ from tests.integration.providers.conftest import (
     Make,
     ReplayServer,
     Reply,
-    free_port,
     json_reply,
     sse,
 )
+from tests.support.ports import free_port
 
 TOOLS = [ToolSpec(name="bash", description="run a command", parameters={"type": "object"})]
 HELLO = LLMContext(system_prompt="sys", messages=[UserMessage(content="hi")])

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.support.ports import free_port
 
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 ALIAS = "smollm2"
@@ -47,13 +48,6 @@ def model_path() -> Path:
     return Path(next(iter(spec.submodule_search_locations))) / MODEL_FILE
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    return port
-
-
 def start_real_model(
     slots: int = SLOTS, n_predict: int = 96, ignore_eos: bool = False
 ) -> RealModel:
@@ -72,7 +66,7 @@ def start_real_model(
     params.cpuparams.n_threads = 2
     params.cpuparams_batch.n_threads = 2
     params.warmup = False
-    params.port = _free_port()
+    params.port = free_port()
     params.model_alias = {ALIAS}
     return RealModel(server=xllamacpp.Server(params), port=params.port)
 

@@ -172,7 +172,7 @@ async def test_a_pending_approval_vetoes_and_do_it_is_an_ordinary_gated_turn(
     prompt = speaker.feedback("local", message_id, "do_it", now)
     assert prompt is not None and "분기 보고서" in prompt
     saved = json.loads((tmp_path / "proactive" / "main.json").read_text())
-    assert saved["learner"]["kinds"]["reminder"] == {"accepted": 1, "rejected": 0}
+    assert saved["learner"]["kinds"]["reminder"] == {"counts": {"do_it": 1}, "moves": []}
     # "do it" is sent by the window as an ordinary turn: the tool gate asks, as for any turn
     session = await builder.create()
     broker = ApprovalBroker(session.id, shared=True)
@@ -180,8 +180,10 @@ async def test_a_pending_approval_vetoes_and_do_it_is_an_ordinary_gated_turn(
     broker.attach(window)
     app.channels.attach(session.id, broker)
     running = asyncio.create_task(session.prompt(prompt))
-    request = await asyncio.wait_for(window.outbox.get(), 30)
-    assert request is not None and request["type"] == "approval_request"
+    frames = await asyncio.wait_for(window.frames(), 30)
+    assert frames is not None
+    request = json.loads(frames[0])
+    assert request["type"] == "approval_request"
     assert not (tmp_path / "done.txt").exists()
     assert speaker.approval_pending(session.id)  # the real broker's state
     await add_loop(app, "L2", "회의록 정리", now + 30 * 60_000)

@@ -42,9 +42,11 @@ def finish_step(home: Path, at_ms: int) -> None:
 
 
 def new_item(home: Path, at_ms: int) -> None:
-    write_source(home, Source(id="rust-blog", url="https://blog.rust-lang.org/feed.xml"))
+    # notify: off with speaking first on: the entry is speaking first's to mention (route.py)
+    source = Source(id="rust-blog", url="https://blog.rust-lang.org/feed.xml", notify="off")
+    write_source(home, source)
     entry = Entry("1", "https://blog.rust-lang.org/1.90", "Rust 1.90 released", "", "notes")
-    SeenStore(home).append("rust-blog", [entry], at_ms)
+    SeenStore(home).append("rust-blog", [entry], at_ms, [""], ["speaker"])
 
 
 async def test_each_happening_makes_one_pass_and_is_taken_once(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from starlette.routing import Route
 
 from jarvis.agent_layer.tools import ToolCallContext, ToolResult
 from jarvis.core.tools.base import Tool, ToolEnv
+from tests.support.ports import free_port
 
 PAGE = (
     "<html><head><title>Jarvis</title><script>var secret = 1;</script></head><body>"
@@ -167,6 +168,4 @@ def local_site() -> Iterator[Site]:
 
 def closed_port_url() -> str:
     """A URL nothing listens on."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return f"http://127.0.0.1:{sock.getsockname()[1]}/"
+    return f"http://127.0.0.1:{free_port()}/"

@@ -5,12 +5,16 @@ on the next call."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 from pathlib import Path
 
+import pytest
+
 from jarvis.core.tools.builtins import BashTool
-from tests.integration.tools._helpers import run
+from jarvis.core.tools.builtins import _hold as hold
+from tests.integration.tools._helpers import run, tool_env
 
 BASH = BashTool()
 
@@ -39,3 +43,18 @@ async def test_a_dead_launcher_is_replaced(tmp_path: Path) -> None:
     result = await run(BASH, tmp_path, command=f"{PARENT_OF_OUTER}; echo ok")
     assert result.content.endswith("ok"), result.content
     assert launcher_pid(result.content) != first
+
+
+async def test_the_command_is_started_in_the_calls_first_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing is awaited between the call and the spawn (the output pipes are watched, not set
+    up as transports): on a busy server each awaited step is every session's work. The `spawn`
+    hold point marks the moment right before the process is started."""
+    monkeypatch.setenv(hold.ENV, "spawn")
+    abort = asyncio.Event()
+    call = asyncio.create_task(BASH.execute("c", {"command": "true"}, tool_env(tmp_path, abort)))
+    await asyncio.sleep(0)  # the call's first step
+    assert (tmp_path / hold.MARKER).read_text() == "spawn"
+    abort.set()
+    assert "aborted" in (await call).content

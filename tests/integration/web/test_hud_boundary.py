@@ -14,7 +14,7 @@ from jarvis.common.i18n import t
 from jarvis.ui.web.security import CONTENT_SECURITY_POLICY
 from jarvis.ui.web.session_cookie import SECRET_FILE
 from tests.support.live_server import LiveServer, Tab, live_server
-from tests.support.processes import free_port
+from tests.support.ports import free_port
 
 
 def bash(command: str) -> dict[str, Any]:

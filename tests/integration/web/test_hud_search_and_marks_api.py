@@ -85,9 +85,12 @@ async def test_a_stop_and_the_killed_call_are_marked_and_survive_a_restart(
             assert end["ended_by"] == "aborted"
             await tab.close()
             marks = (await http.get(f"/api/sessions/{sid}/marks")).json()
-    assert [m["kind"] for m in marks] == ["tool", "stopped"]
-    assert marks[0]["call"] == request["tool_call_id"] and marks[0]["killed"] is True
-    assert marks[0]["ms"] >= 0 and marks[1]["ts_ms"] >= marks[0]["ts_ms"]
+    # the prompt's route (the "thoughts" view), the killed call, the stop
+    assert [m["kind"] for m in marks] == ["thought", "tool", "stopped"]
+    route, call, stop = marks
+    assert route["event"]["type"] == "thought_route"
+    assert call["call"] == request["tool_call_id"] and call["killed"] is True
+    assert call["ms"] >= 0 and stop["ts_ms"] >= call["ts_ms"]
     with live_server(tmp_path, ["hi"]) as again:  # the same home, a new process state
         async with httpx.AsyncClient(base_url=again.url, headers=again.headers) as http:
             assert (await http.get(f"/api/sessions/{sid}/marks")).json() == marks

@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 
 from tests.support.live_server import LiveServer, live_server
-from tests.support.processes import free_port
+from tests.support.ports import free_port
 
 
 async def made_session(http: httpx.AsyncClient) -> str:

@@ -46,6 +46,8 @@ EXPECTED_EN = {
     "/good": "mark the last thing Jarvis said first as welcome (👍)",
     "/bad": "mark the last thing Jarvis said first as unwelcome (👎)",
     "/doit": "do what Jarvis last offered (an ordinary request: approvals as usual)",
+    "/learner [reset [KIND] | unmute TOPIC]": "what speaking first has learned (reset: forget"
+    " it all or one kind; unmute: one topic)",
     "/help": "this list",
     "/exit": "quit (Ctrl-D)",
 }

@@ -66,6 +66,9 @@ def test_the_learner_raises_a_kinds_threshold_and_mutes_a_topic() -> None:
     assert threshold(state, "suggestion", 0.75) == 0.75 and acceptance(state, "suggestion") == 0.5
     for _ in range(4):
         state = record(state, "suggestion", "tests", "ignored", 0)
+    assert threshold(state, "suggestion", 0.75) == 0.75  # ignored weighs half: 2 of 4 samples
+    for _ in range(4):
+        state = record(state, "suggestion", "tests", "ignored", 0)
     assert threshold(state, "suggestion", 0.75) == 1.0  # precision 0 → raised the most
     state = record(state, "news", "crypto", "thumbs_down", 0)
     assert muted(state, 1) == frozenset()

@@ -12,7 +12,15 @@ from jarvis.agent_layer.thought import load_weights
 from jarvis.agent_layer.thought.engine import InnerThoughtEngine, TemplateSource
 from jarvis.agent_layer.thought.events import ProactiveMessage
 from jarvis.core.thinking import Fillers, TurnThinking, WaitTracker, choose_filler
-from jarvis.core.thinking.fillers import filler_lines, predicted_wait
+from jarvis.core.thinking.fillers import (
+    TOOL_ARGUMENT,
+    choose_tool_filler,
+    filler_lines,
+    predicted_wait,
+    tool_key,
+    tool_keys,
+    tool_line,
+)
 from jarvis.model_layer import FauxResponse
 from jarvis.ui.cli.render import TerminalRenderer
 from tests.unit.thinking.test_turn_thinking import FRAME, THINKY, Model, make_session
@@ -134,3 +142,141 @@ def test_the_terminal_prints_a_filler_dim_and_only_on_a_tty(out: io.StringIO, sh
     assert (text != "") is shown
     if shown:
         assert text.startswith("\x1b[2m… 생각 중") and "\x1b[31m" not in text  # escapes shown
+    tool = TerminalRenderer(out, "en")
+    tool(ProactiveMessage(text=BASH_EN, kind="filler", message_id="f"))
+    assert (f"\x1b[2m… {BASH_EN}\x1b[0m" in out.getvalue()) is shown
+
+
+# --- per-tool fillers: the line names what runs, short and safe -------------------------------
+
+BASH_EN = "checking `git status` with bash…"
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "lang", "expected"),
+    [
+        ("bash", {"command": "git status"}, "en", BASH_EN),
+        ("bash", {"command": "git status"}, "ko", "bash로 `git status` 확인하는 중…"),
+        ("read_file", {"path": "notes.md"}, "en", "reading notes.md…"),
+        ("read_file", {"path": "notes.md"}, "ko", "notes.md 읽는 중…"),
+        (
+            "web_search",
+            {"query": "llama.cpp cache"},
+            "en",
+            "searching the web for “llama.cpp cache”…",
+        ),
+        ("web_search", {"query": "서울 날씨"}, "ko", "웹에서 “서울 날씨” 검색하는 중…"),
+        ("grep", {"pattern": "TODO"}, "en", "searching files for “TODO”…"),
+        ("list_dir", {"path": "src"}, "en", "looking in src…"),
+        # a URL: host and path only (no credentials, no query)
+        (
+            "web_fetch",
+            {"url": "https://bob:pw@example.com/a/b?token=ghp_x&q=1"},
+            "en",
+            "fetching example.com/a/b…",
+        ),
+        # secrets the tool gate recognises are hidden, whatever else is shown
+        (
+            "bash",
+            {"command": "curl -u bob:hunter22 x.io"},
+            "en",
+            "checking `curl -u ••• x.io` with bash…",
+        ),
+        (
+            "bash",
+            {"command": "GITHUB_TOKEN=abc123 gh pr list"},
+            "en",
+            "checking `••• gh pr list` with bash…",
+        ),
+        (
+            "bash",
+            {"command": "mysql -pS3cretPass db"},
+            "en",
+            "checking `mysql ••• db` with bash…",
+        ),
+        (
+            "bash",
+            {"command": "echo sk-abcdefghijklmnopqrstuvwx"},
+            "en",
+            "checking `echo •••` with bash…",
+        ),
+        # long, several lines, control characters, backticks: one short line
+        ("bash", {"command": "x" * 60}, "en", f"checking `{'x' * 40}…` with bash…"),
+        ("bash", {"command": "ls\nrm -rf /tmp/x"}, "en", "checking `ls…` with bash…"),
+        (
+            "bash",
+            {"command": "echo \x1b[31mred`id`"},
+            "en",
+            "checking `echo [31mred'id'` with bash…",
+        ),
+        ("read_file", {"path": "a\u202etxt.exe"}, "en", "reading a txt.exe…"),
+        # no usable argument, or a tool without its own line: the generic line names the tool
+        ("bash", {}, "en", "running bash…"),
+        ("read_file", {"path": 7}, "en", "running read_file…"),
+        ("mcp__slow<b>", {"q": "x"}, "en", "running mcp__slowb…"),
+        ("agent_planner", {"task": "plan"}, "ko", "agent_planner 도구 실행 중…"),
+    ],
+)
+def test_tool_line(tool: str, args: dict[str, object], lang: str, expected: str) -> None:
+    assert tool_line(tool, args, lang) == expected  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("wait", "last", "expected"),
+    [
+        (None, [], None),  # the tool never ran here: no evidence of a wait
+        (2.9, [], None),  # it is usually quick
+        (3.0, [], BASH_EN),
+        (8.0, ["thinking it through…"], BASH_EN),
+        (8.0, [BASH_EN, "a", "b"], None),  # said within the last three
+        (8.0, [BASH_EN, "a", "b", "c"], BASH_EN),  # only the last three count
+    ],
+)
+def test_choose_tool_filler(wait: float | None, last: list[str], expected: str | None) -> None:
+    args = {"command": "git status"}
+    assert choose_tool_filler("bash", args, wait, 3.0, last, "en") == expected
+
+
+def test_every_tool_with_an_argument_has_its_line_in_both_languages() -> None:
+    for tool, key in TOOL_ARGUMENT.items():
+        for lang in ("ko", "en"):
+            line = tool_line(tool, {key: "x"}, lang)  # type: ignore[arg-type]
+            assert "x" in line and tool_line(tool, {}, lang) != line  # type: ignore[arg-type]
+
+
+def test_the_tracker_keeps_a_bounded_number_of_keys() -> None:
+    waits = WaitTracker()
+    for i in range(300):
+        waits.record(tool_key(f"t{i}"), 1.0)
+    assert waits.predicted(tool_key("t0")) is None and waits.predicted(tool_key("t299")) == 1.0
+    assert len(waits._waits) == 256
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "keys"),
+    [
+        ("bash", {"command": "git status"}, ("tool:bash:git status", "tool:bash")),
+        ("bash", {"command": "/usr/bin/pytest -x tests"}, ("tool:bash:pytest", "tool:bash")),
+        ("bash", {"command": "LANG=C TOKEN=s3cret npm test"}, ("tool:bash:npm test", "tool:bash")),
+        ("bash", {"command": "python script.py"}, ("tool:bash:python", "tool:bash")),
+        ("bash", {"command": "  "}, ("tool:bash",)),
+        ("bash", {}, ("tool:bash",)),
+        ("read_file", {"path": "notes.md"}, ("tool:read_file",)),
+    ],
+)
+def test_tool_keys(tool: str, args: dict[str, object], keys: tuple[str, ...]) -> None:
+    assert tool_keys(tool, args) == keys
+
+
+def test_the_narrowest_measured_key_predicts() -> None:
+    waits = WaitTracker()
+    waits.record("tool:bash", 30.0)  # pytest is slow…
+    waits.record("tool:bash:git status", 0.1)  # …git status is not
+    assert waits.predicted("tool:bash:git status", "tool:bash") == 0.1
+    assert waits.predicted("tool:bash:ls", "tool:bash") == 30.0  # never measured: the tool's
+    assert waits.predicted("tool:nope") is None
+    for i in range(255):  # the least recently recorded key goes first
+        waits.record(f"k{i}", 1.0)
+    waits.record("tool:bash", 1.0)
+    waits.record("k-new", 1.0)
+    assert waits.predicted("tool:bash:git status") is None and waits.predicted("tool:bash")

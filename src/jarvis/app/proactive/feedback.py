@@ -42,9 +42,13 @@ def record(
     said = next((s for s in state.said if s.message_id == message_id), None)
     if said is None or said.user_id != user_id:
         return None
-    if not said.feedback:  # a card answered twice (two windows) counts once
+    # A card answered twice (two windows) counts once; a button after a reply or an ignore
+    # counted by code replaces that count.
+    if not said.feedback or (said.feedback in learner.IMPLICIT and feedback not in ("reply",)):
         counted = LEARNED[feedback]
-        state.learner = learner.record(state.learner, said.kind, said.topic, counted, now_ms)
+        state.learner = learner.record(
+            state.learner, said.kind, said.topic, counted, now_ms, replaces=said.feedback
+        )
         said.feedback = feedback
         store.save(agent_id, state)
     if feedback != "do_it":

@@ -44,7 +44,9 @@ def focus_steps(home: Path) -> list[Happening]:
 
 
 def source_items(home: Path, since_ms: int) -> list[Happening]:
-    """Entries recorded after `since_ms` by a source that still exists (its agent and owner)."""
+    """Entries recorded after `since_ms` by a source that still exists (its agent and owner)
+    and that speaking first owns (`path: speaker`, `core/sources/route.py`): an entry a digest
+    or an immediate message says is never also a trigger, so it is mentioned once."""
     path = home / SEEN_FILE
     if not path.exists():
         return []
@@ -53,6 +55,8 @@ def source_items(home: Path, since_ms: int) -> list[Happening]:
     try:
         for _, obj in read_objects(path):
             if obj is None or int(obj.get("ts_ms") or 0) <= since_ms:
+                continue
+            if obj.get("path") != "speaker":
                 continue
             source = sources.get(str(obj.get("source") or ""))
             if source is None:

@@ -27,6 +27,7 @@ from jarvis.agent_layer.thought.engine import TemplateSource
 from jarvis.app.infra import AppAssembly
 from jarvis.app.proactive.feedback import record
 from jarvis.app.proactive.happenings import collect
+from jarvis.app.proactive_learning import settle_person, settle_store
 from jarvis.app.session_builder import SessionBuilder
 from jarvis.app.thinking_setup import approval_waiting
 from jarvis.common.atomic import atomic_write_text
@@ -38,6 +39,7 @@ from jarvis.core.proactive.core import PassResult, ProactiveCore
 from jarvis.core.proactive.gate import Policy, Situation
 from jarvis.core.proactive.happenings import Happening, cursor, fresh
 from jarvis.core.proactive.reflection import (
+    LANGUAGE_NAMES,
     REFLECTION_FILE,
     REFLECTION_MARKER,
     default_reflection,
@@ -46,6 +48,7 @@ from jarvis.core.proactive.reflection import (
 )
 from jarvis.core.proactive.store import AgentState, ProactiveStore, Said
 from jarvis.core.proactive.surface import HELD_BACK, Unspoken, keep
+from jarvis.core.sources.route import Gated, gate_entries, quiet_end_ms
 from jarvis.model_layer.config import StreamOptions
 from jarvis.model_layer.events import ProviderError, Stop, TextDelta
 from jarvis.model_layer.messages import LLMContext, UserMessage
@@ -140,6 +143,8 @@ class ProactiveSpeaker:
             return []
 
     async def tick(self, now_ms: int) -> list[PassResult]:
+        for agent_id in list(self.builders):  # closed reply windows: those messages were ignored
+            settle_store(self.store, agent_id, now_ms)
         results: list[PassResult] = []
         for trigger in await self.triggers(now_ms):
             results.append(await self.run(trigger, now_ms))
@@ -205,14 +210,16 @@ class ProactiveSpeaker:
         loops = []
         if self.app.settings.openloop.enabled:
             loops = await self.app.openloops.current(agent_id, user_id)
-        open_loops = format_numbered(loops, self.tz) or t("thought.no_loops", self._lang())
-        recent = await self._recent(trigger)
+        lang = self.app.language_of(user_id)  # the page they last opened, else the setting
+        open_loops = format_numbered(loops, self.tz) or t("thought.no_loops", lang)
+        recent = await self._recent(trigger, lang)
         prompt = fill_reflection(
             template,
-            trigger=self._why(trigger),
+            trigger=self._why(trigger, lang),
             open_loops=open_loops,
             recent=recent,
             now=local.strftime("%Y-%m-%d %H:%M %A"),
+            language=LANGUAGE_NAMES[lang],
         )
         # The reservation is an upper bound: a token is at least one byte of the prompt.
         estimate = len((_SYSTEM + prompt).encode("utf-8")) + self.cfg.max_tokens
@@ -251,6 +258,7 @@ class ProactiveSpeaker:
             said = result.said
             message_id = f"proactive:{agent_id}:{new_id()[:12]}"
             state.said.append(Said(message_id, user_id, said.kind, said.topic, said.text, now_ms))
+            settle_person(state, user_id, None, now_ms)  # the one before it, unanswered: ignored
             self.store.save(agent_id, state)
             await self.hub.publish(
                 user_id,
@@ -266,6 +274,27 @@ class ProactiveSpeaker:
             self.store.save(agent_id, state)
         return result
 
+    # -- an immediate source entry (docs/sources.md): the gate, no model call, no tokens ---------
+    def speaks_first(self, agent_id: str) -> bool:
+        return self.enabled(agent_id) and speaks(self.template.text())
+
+    def gate_entries(
+        self, agent_id: str, user_id: str, topic: str, texts: list[str], now_ms: int
+    ) -> tuple[Gated, int | None]:
+        """Each entry's verdict, and when the quiet hours end if they held one back."""
+        state = self.store.load(agent_id)
+        local = datetime.fromtimestamp(now_ms / 1000, self.tz)
+        situation = self._situation(state, user_id, local.hour, now_ms)
+        gated = gate_entries(topic, texts, situation, self._policy(state.learner))
+        quiet = any(v.reason == "quiet_hours" for v in gated.verdicts)
+        return gated, quiet_end_ms(local, self.cfg.quiet_end) if quiet else None
+
+    def said_at_once(self, agent_id: str, said: Said) -> None:
+        state = self.store.load(agent_id)  # counted once: today's count, too soon, feedback
+        if all(s.message_id != said.message_id for s in state.said):
+            state.said.append(said)
+            self.store.save(agent_id, state)
+
     # -- feedback -------------------------------------------------------------------------------
     def feedback(self, user_id: str, message_id: str, feedback: str, now_ms: int) -> str | None:
         """Record 👍 / 👎 / "do it" / dismiss on one of this person's messages. Returns the
@@ -276,11 +305,6 @@ class ProactiveSpeaker:
             return None
         lang = self.app.language_of(user_id)  # the page they last opened, else the setting
         return record(self.store, agent_id, user_id, message_id, feedback, now_ms, lang)
-
-    def reset(self, agent_id: str) -> None:
-        state = self.store.load(agent_id)
-        state.learner = learner.reset()
-        self.store.save(agent_id, state)
 
     # -- the edge ---------------------------------------------------------------------------------
     def _core(self, agent_id: str) -> ProactiveCore:
@@ -339,19 +363,18 @@ class ProactiveSpeaker:
         thresholds = {k: learner.threshold(state, k, v) for k, v in base.thresholds.items()}
         return replace(base, thresholds=thresholds)
 
-    async def _recent(self, trigger: Trigger) -> str:
+    async def _recent(self, trigger: Trigger, lang: Language) -> str:
         if not trigger.session:
-            return t("thought.no_recent", self._lang())
+            return t("thought.no_recent", lang)
         lines: list[str] = []
         with contextlib.suppress(Exception):
             for entry in (await self.app.session_store.history(trigger.session))[-6:]:
                 content = entry.message.content
                 if entry.message.role in ("user", "assistant") and isinstance(content, str):
                     lines.append(f"{entry.message.role}: {content[:300]}")
-        return "\n".join(lines) or t("thought.no_recent", self._lang())
+        return "\n".join(lines) or t("thought.no_recent", lang)
 
-    def _why(self, trigger: Trigger) -> str:
-        lang = self._lang()
+    def _why(self, trigger: Trigger, lang: Language) -> str:
         if trigger.kind == "due":
             items = "; ".join(lp.description for lp in trigger.loops)
             return t("proactive.trigger.due", lang, items=items)
@@ -359,9 +382,6 @@ class ProactiveSpeaker:
             items = "; ".join(h.text for h in trigger.events)
             return t(f"proactive.trigger.{trigger.kind}", lang, items=items)
         return t("proactive.trigger.idle", lang, minutes=trigger.quiet_min)
-
-    def _lang(self) -> Language:
-        return self.app.settings.language
 
 
 _KINDS = ("reminder", "follow_up", "suggestion", "news")

@@ -10,9 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from jarvis.common.atomic import atomic_write_text
 from jarvis.core.scheduler.preapproval import PreapprovalStore
 from jarvis.core.sources.definition import (
     Source,
+    edited_text,
     load_sources,
     one_line_error,
     source_file,
@@ -55,6 +57,19 @@ async def grant_source(home: Path, store: PreapprovalStore, source_id: str, user
     return on
 
 
+def edit_source(home: Path, source_id: str, **changes: Any) -> Source:
+    """Set `notify` / `max_per_day` in the definition file, written atomically with its other
+    lines and comments kept. ValueError (one line) on a bad value: the file stays as it was."""
+    path = source_file(home, source_id)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise LookupError(f"no source {source_id!r} in ~/.jarvis/external_sources/") from None
+    new_text, source = edited_text(source_id, text, changes)
+    atomic_write_text(path, new_text)
+    return source
+
+
 def remove_source(home: Path, source_id: str) -> None:
     """Delete the definition and its status (what it saw stays in external_seen.jsonl)."""
     path = source_file(home, source_id)
@@ -82,6 +97,7 @@ async def source_rows(
                 "url": status.url or source.url,
                 "every": source.every,
                 "notify": source.notify,
+                "max_per_day": source.max_per_day,
                 "match": list(source.match),
                 "interests": source.interests,
                 "owner": source.owner,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,6 +27,7 @@ from jarvis.core.sources.definition import Source
 from jarvis.core.sources.digest import matches
 from jarvis.core.sources.entries import Entry, parse_body
 from jarvis.core.sources.poll import SourceStatus, conditional_headers, judge, take_quota
+from jarvis.core.sources.route import owner
 from jarvis.core.sources.seen import SeenStore, classify
 from jarvis.core.sources.store import read_status, write_status
 from jarvis.core.tools.builtins._fetch_guard import FetchRefused
@@ -51,22 +53,29 @@ def owner_interests(home: Path, owner: str) -> list[str]:
 
 
 def note_ids(source: Source, slot: str, count: int) -> list[str]:
-    """Digest: one notification for the poll's window; immediate: one per entry."""
+    """Digest: one notification for the poll's window; immediate: one batch for the poll
+    (`…:now`), whose run says each entry (through the speaking-first gate when it is on)."""
     if source.notify == "off" or count == 0:
         return [""] * count
     if source.notify == "digest":
         return [f"extsrc-note:{source.id}:{slot}"] * count
-    return [f"extsrc-note:{source.id}:{slot}:{i}" for i in range(count)]
+    return [f"extsrc-note:{source.id}:{slot}:now"] * count
 
 
 class SourcePoller:
     def __init__(
-        self, home: Path, fetcher: SourceFetcher, preapprovals: PreapprovalStore, clock: Clock
+        self,
+        home: Path,
+        fetcher: SourceFetcher,
+        preapprovals: PreapprovalStore,
+        clock: Clock,
+        speaks_first: Callable[[str], bool] = lambda agent_id: False,
     ) -> None:
         self.home = home
         self.fetcher = fetcher
         self.preapprovals = preapprovals
         self.clock = clock
+        self.speaks_first = speaks_first  # agent id → does it speak first (who owns an entry)
         self.seen = SeenStore(home)
 
     async def poll(
@@ -158,7 +167,12 @@ class SourcePoller:
         said = wanted[:allowed]
         rest = [e for e in found.new + found.updated if e not in said]
         notes = note_ids(source, slot, len(said))
-        self.seen.append(source.id, said + rest, now, notes + [""] * len(rest))
+        first_person = self.speaks_first(source.agent) if said else False
+        paths: list[str] = [owner(source.notify, to_say=True, speaks_first=first_person)] * len(
+            said
+        )
+        paths += ["none"] * len(rest)
+        self.seen.append(source.id, said + rest, now, notes + [""] * len(rest), paths)
         report.new, report.updated = found.new, found.updated
         report.notes = sorted({n for n in notes if n})
         used = status.sent_today if status.day == day else 0

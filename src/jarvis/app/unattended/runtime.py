@@ -60,7 +60,7 @@ class UnattendedRuntime:
         self.goals = GoalSteps(app, turns, hub)
         self.ahead = AheadRuns(app, turns, hub)
         self.focus = FocusRunner(app, turns, hub, hub.terminal)
-        self.sources = SourceRuns(app, engine, hub, turns.preapprovals)
+        self.sources = SourceRuns(app, engine, hub, turns.preapprovals, speaker)
         self.loop = asyncio.get_running_loop()
         self._anchors: dict[str, datetime] = {}
         self._started: set[str] = set()

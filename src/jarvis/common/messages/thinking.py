@@ -32,6 +32,20 @@ MESSAGES: dict[str, dict[Language, str]] = {
     },
     "filler.first_round.3": {"ko": "잠시만 기다려 주세요…", "en": "just a moment…"},
     "filler.first_round.4": {"ko": "곧 답할게요…", "en": "an answer is on its way…"},
+    # A slow tool call's filler: `{arg}` is the argument shown short and safe (fillers.py).
+    "filler.tool.bash": {"ko": "bash로 `{arg}` 확인하는 중…", "en": "checking `{arg}` with bash…"},
+    "filler.tool.read_file": {"ko": "{arg} 읽는 중…", "en": "reading {arg}…"},
+    "filler.tool.write_file": {"ko": "{arg} 쓰는 중…", "en": "writing {arg}…"},
+    "filler.tool.edit_file": {"ko": "{arg} 고치는 중…", "en": "editing {arg}…"},
+    "filler.tool.list_dir": {"ko": "{arg} 살펴보는 중…", "en": "looking in {arg}…"},
+    "filler.tool.glob": {"ko": "{arg} 파일 찾는 중…", "en": "finding files {arg}…"},
+    "filler.tool.grep": {"ko": "파일에서 “{arg}” 찾는 중…", "en": "searching files for “{arg}”…"},
+    "filler.tool.web_search": {
+        "ko": "웹에서 “{arg}” 검색하는 중…",
+        "en": "searching the web for “{arg}”…",
+    },
+    "filler.tool.web_fetch": {"ko": "{arg} 가져오는 중…", "en": "fetching {arg}…"},
+    "filler.tool.other": {"ko": "{tool} 도구 실행 중…", "en": "running {tool}…"},
     "user_model.header": {
         "ko": "[사용자] 이 사람에 대해 알고 있는 것 (본인이 말한 것):",
         "en": "[user] what this person has told you about themselves:",

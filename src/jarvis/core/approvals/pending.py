@@ -72,19 +72,17 @@ class MemoryPendingStore(PendingApprovalStore):
     def __init__(self, keep_finished_sec: float = KEEP_FINISHED_SEC) -> None:
         self._keep_finished_sec = keep_finished_sec
         self._items: dict[str, PendingItem] = {}
-        self._done: dict[str, asyncio.Event] = {}
+        self._waiters: dict[str, list[asyncio.Future[None]]] = {}  # turns waiting, by item
 
     async def create(self, request: ApprovalRequest) -> None:
         self._purge_finished()
         self._items[request.id] = PendingItem(request=request)
-        self._done[request.id] = asyncio.Event()
 
     def _purge_finished(self) -> None:
         cutoff = time.monotonic() - self._keep_finished_sec
         stale = [i for i, it in self._items.items() if 0 < it.finished_at < cutoff]
         for item_id in stale:
             del self._items[item_id]
-            del self._done[item_id]
 
     def _transition(self, item_id: str, status: Status, by: str | None) -> bool:
         # No await between the check and the write: the event loop makes this one atomic step.
@@ -94,7 +92,8 @@ class MemoryPendingStore(PendingApprovalStore):
         item.status = status
         item.answered_by = by
         item.finished_at = time.monotonic()
-        self._done[item_id].set()
+        for waiter in self._waiters.pop(item_id, ()):
+            _wake(waiter)
         return True
 
     async def answer(
@@ -111,16 +110,26 @@ class MemoryPendingStore(PendingApprovalStore):
         return "ok" if self._transition(item_id, status, user_id) else "conflict"
 
     async def wait(self, item_id: str, wait_sec: float, abort: asyncio.Event) -> Status:
-        done = self._done[item_id]
-        waiters = {asyncio.ensure_future(done.wait()), asyncio.ensure_future(abort.wait())}
-        try:
-            await asyncio.wait(waiters, timeout=wait_sec, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for waiter in waiters:
-                waiter.cancel()
-        if not done.is_set():
+        """The answer wakes the waiting turn itself, in the event loop's next step (through
+        helper tasks it took three: on a busy server, each step is every session's work)."""
+        item = self._items[item_id]
+        if item.status == "pending" and not abort.is_set():
+            loop = asyncio.get_running_loop()
+            woke: asyncio.Future[None] = loop.create_future()
+            self._waiters.setdefault(item_id, []).append(woke)
+            stop = asyncio.ensure_future(abort.wait())
+            stop.add_done_callback(lambda _: _wake(woke))
+            timer = loop.call_later(wait_sec, _wake, woke)
+            try:
+                await woke
+            finally:
+                timer.cancel()
+                stop.cancel()
+                if woke in (waiting := self._waiters.get(item_id, [])):
+                    waiting.remove(woke)
+        if item.status == "pending":
             self._transition(item_id, "cancelled" if abort.is_set() else "timeout", None)
-        return self._items[item_id].status
+        return item.status
 
     async def cancel(self, item_id: str) -> bool:
         return self._transition(item_id, "cancelled", None)
@@ -134,3 +143,8 @@ class MemoryPendingStore(PendingApprovalStore):
             for item in self._items.values()
             if item.status == "pending" and item.request.session_id == session_id
         ]
+
+
+def _wake(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)

@@ -61,6 +61,8 @@ BUILTINS: tuple[Command, ...] = (
     _spec("good", screens=TERMINAL_ONLY),
     _spec("bad", screens=TERMINAL_ONLY),
     _spec("doit", screens=TERMINAL_ONLY),
+    # what speaking first has learned, and its resets (the HUD also has a card for it)
+    _spec("learner", Argument("reset [KIND] | unmute TOPIC", optional=True)),
     _spec("help"),
     _spec("exit", aliases=("quit",), screens=TERMINAL_ONLY),
 )

@@ -9,6 +9,7 @@ API (pure):
   a well-known prefix (`ghp_`, `sk-`, `xoxb-`, `AKIA`, JWTs) or a long high-entropy string.
 - `secret_in(words) -> str | None`: the first secret-looking word of an argv (its program gives
   `-p` its meaning; `-u user:pass` and `--password secret` look at the next word).
+- `secret_words(words) -> list[str]`: every such word (what a displayed command must hide).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 # A key names a secret when its last `_`/`-`/`.` segment(s) do: `token`, `GITHUB_TOKEN`,
 # `AWS_SECRET_ACCESS_KEY`, `--api-key`; not `--author` or `--token-file`.
@@ -64,16 +65,24 @@ def looks_secret(word: str, program: str = "") -> bool:
 
 
 def secret_in(words: Sequence[str]) -> str | None:
+    return next(_secrets(words), None)
+
+
+def secret_words(words: Sequence[str]) -> list[str]:
+    return list(_secrets(words))
+
+
+def _secrets(words: Sequence[str]) -> Iterator[str]:
     program = words[0].rpartition("/")[2] if words else ""
     for index, word in enumerate(words):
         after = words[index - 1] if index else ""
-        if index and looks_secret(word, program):
-            return word
-        if after in _PASSWORD_FLAGS or (after in _USER_FLAGS and ":" in word):
-            return word
-        if program == "sshpass" and after == "-p":
-            return word
-    return None
+        if (
+            (index and looks_secret(word, program))
+            or after in _PASSWORD_FLAGS
+            or (after in _USER_FLAGS and ":" in word)
+            or (program == "sshpass" and after == "-p")
+        ):
+            yield word
 
 
 def _high_entropy(word: str) -> bool:

@@ -14,6 +14,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from jarvis.core.proactive.learner import is_muted
+
 Kind = Literal["reminder", "follow_up", "suggestion", "news"]
 RATING_KEYS = ("relevance", "urgency", "impact", "originality", "timing")
 
@@ -81,7 +83,8 @@ def veto(candidate: Candidate, s: Situation, policy: Policy) -> str | None:
         ("turn_running", s.turn_running),
         ("approval_pending", s.approval_pending),
         ("quiet_hours", _quiet(s.local_hour, policy) and not urgent),
-        ("muted_topic", candidate.topic in s.muted_topics),
+        # the same topic, or one the person's words name ("stop telling me about the weather")
+        ("muted_topic", is_muted(candidate.topic, s.muted_topics)),
         ("daily_max", s.today_count >= policy.daily_max),
         (
             "too_soon",

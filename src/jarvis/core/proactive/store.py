@@ -11,7 +11,7 @@ from typing import Any
 
 from jarvis.common.atomic import atomic_write_text
 from jarvis.common.logging import get_logger
-from jarvis.core.proactive.learner import KindCounts, LearnerState
+from jarvis.core.proactive.learner import KindCounts, LearnerState, Move
 from jarvis.core.proactive.surface import Unspoken
 
 _log = get_logger("jarvis.proactive")
@@ -39,11 +39,19 @@ class AgentState:
     unspoken: list[Unspoken] = field(default_factory=list)  # held back; may surface when relevant
 
 
+def _kind(data: dict[str, Any]) -> KindCounts:
+    if "counts" not in data:  # a file from before the answers were counted apart
+        old = {
+            "thumbs_up": int(data.get("accepted", 0)),
+            "thumbs_down": int(data.get("rejected", 0)),
+        }
+        return KindCounts({k: v for k, v in old.items() if v})
+    counts = {str(k): int(v) for k, v in dict(data["counts"]).items()}
+    return KindCounts(counts, tuple(Move(**m) for m in data.get("moves", [])))
+
+
 def _learner(data: dict[str, Any]) -> LearnerState:
-    kinds = {
-        str(k): KindCounts(int(v.get("accepted", 0)), int(v.get("rejected", 0)))
-        for k, v in dict(data.get("kinds", {})).items()
-    }
+    kinds = {str(k): _kind(dict(v)) for k, v in dict(data.get("kinds", {})).items()}
     return LearnerState(
         kinds,
         {str(k): int(v) for k, v in dict(data.get("dismissals", {})).items()},

@@ -16,6 +16,7 @@ move to another host voids the grant and a move within the host does not.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -146,6 +147,30 @@ def load_sources(home: Path) -> tuple[list[Source], dict[str, str]]:
         except (OSError, ValueError) as exc:
             errors[path.stem] = str(exc)
     return found, errors
+
+
+EDITABLE = ("notify", "max_per_day")
+
+
+def edited_text(source_id: str, text: str, changes: dict[str, Any]) -> tuple[str, Source]:
+    """The definition's YAML with `changes` (of `EDITABLE`) set, everything else — comments,
+    keys, order — kept; and the source it defines. ValueError with one line when a change is
+    not editable or the result would not be a valid source (nothing is written then)."""
+    unknown = sorted(set(changes) - set(EDITABLE))
+    if unknown:
+        raise ValueError(f"{unknown[0]}: not editable here (only {', '.join(EDITABLE)})")
+    yaml = YAML()  # round-trip: comments and order survive
+    try:
+        data: Any = yaml.load(text)
+    except YAMLError as exc:
+        raise ValueError(f"not YAML: {one_line_error(exc)}") from exc
+    if not isinstance(data, dict):
+        raise ValueError("not a mapping of settings (url, every, match, notify, ...)")
+    for key, value in changes.items():
+        data[key] = int(value) if isinstance(value, str) and value.strip().isdigit() else value
+    out = io.StringIO()
+    yaml.dump(data, out)
+    return out.getvalue(), parse_source(source_id, out.getvalue())
 
 
 def write_source(home: Path, source: Source) -> Path:

@@ -10,11 +10,12 @@ engine off.
 from __future__ import annotations
 
 import asyncio
+import copy
 import dataclasses
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel
 
@@ -23,6 +24,7 @@ from jarvis.agent_layer.events import (
     AgentError,
     EventSink,
     MessageUpdate,
+    ToolExecutionEnd,
     ToolExecutionStart,
 )
 from jarvis.agent_layer.loop import AgentLoopConfig
@@ -36,7 +38,13 @@ from jarvis.agent_layer.thought.events import (
 )
 from jarvis.common.i18n import Language, t
 from jarvis.common.logging import get_logger
-from jarvis.core.thinking.fillers import Pending, WaitTracker, choose_filler
+from jarvis.core.thinking.fillers import (
+    Pending,
+    WaitTracker,
+    choose_filler,
+    choose_tool_filler,
+    tool_keys,
+)
 from jarvis.model_layer.messages import AssistantMessage, Message, UserMessage
 
 _log = get_logger("jarvis.thought")
@@ -65,6 +73,7 @@ class ThinkingPlan:
     effort: str | None = None
     person: str = ""  # the `[사용자]` section: what the user model holds as active facts
     unspoken: str = ""  # thoughts speaking first held back, relevant to this message
+    heard: str = ""  # what the person's words changed in the learner ("stop telling me about X")
 
     def note(self, lang: Language) -> str:
         """What the model sees this turn only: the person's facts, unspoken thoughts relevant
@@ -74,7 +83,8 @@ class ThinkingPlan:
             f = self.frame
             parts = {"interpretation": f.interpretation, "decision": f.decision, "frame": f.frame}
             thought = t("thought.note", lang, **parts)
-        return "\n\n".join(part for part in (self.person, self.unspoken, thought) if part)
+        said = (self.person, self.unspoken, self.heard, thought)
+        return "\n\n".join(part for part in said if part)
 
     def loop_config(self, config: AgentLoopConfig) -> AgentLoopConfig:
         """The routed "think" buys the provider's effort setting, when the model has one."""
@@ -126,6 +136,7 @@ class TurnThinking:
         fillers: Fillers | None = None,
         person: Callable[[str, Language], str] | None = None,
         unspoken: Callable[[TurnScope, str], str] | None = None,
+        heard: Callable[[TurnScope, str], str] | None = None,
     ) -> None:
         self.weights = weights
         self.mode: EngineMode = mode if engine is not None else "off"
@@ -137,6 +148,15 @@ class TurnThinking:
         self.fillers = fillers
         self.person = person  # user id, language → the `[사용자]` section ("" when none)
         self.unspoken = unspoken  # (scope, message) → held-back thoughts relevant to it ("")
+        self.heard = heard  # (scope, message) → the learner's one line about it ("")
+
+    def unattended(self) -> TurnThinking:
+        """The same step for turns nobody typed (a schedule, a goal): their prompts are not the
+        person replying to a proactive message or asking it to stop, so the learner's hook is
+        left out."""
+        twin = copy.copy(self)
+        twin.heard = None
+        return twin
 
     async def plan(
         self,
@@ -159,8 +179,19 @@ class TurnThinking:
         )
         person = self.person(scope.user_id, scope.language) if self.person else ""
         plan = ThinkingPlan(
-            decided, effort=self.effort, person=person, unspoken=self._unspoken(scope, text)
+            decided,
+            effort=self.effort,
+            person=person,
+            unspoken=self._guarded(self.unspoken, scope, text),
         )
+        line = self._guarded(self.heard, scope, text)
+        if line:  # one line to the person, by code; the model hears it too (this turn only)
+            host.emit(
+                ProactiveMessage(
+                    text=line, kind="answer", message_id=f"learner:{host.id}:{scope.turn}"
+                )
+            )
+            plan = dataclasses.replace(plan, heard=f"[{line}]")
         filled = False
         if self.engine is not None and runs_thought(self.mode, decided):
             filled = self._filler("thought", f"thought:{self.engine.model}", scope, host)
@@ -169,17 +200,18 @@ class TurnThinking:
             )
         if self.fillers is not None:
             if not filled:
-                self._filler("first_round", self.fillers.answer_key, scope, host)
-            _FirstToken(host, self.fillers.waits, self.fillers.answer_key)
+                filled = self._filler("first_round", self.fillers.answer_key, scope, host)
+            _TurnWatch(host, self.fillers, scope, filled)
         return plan
 
-    def _unspoken(self, scope: TurnScope, text: str) -> str:
-        if self.unspoken is None:
+    @staticmethod
+    def _guarded(read: Callable[[TurnScope, str], str] | None, scope: TurnScope, text: str) -> str:
+        if read is None:
             return ""
         try:
-            return self.unspoken(scope, text)
-        except Exception:  # never a broken turn because of a kept thought
-            _log.exception("unspoken thoughts not read")
+            return read(scope, text)
+        except Exception:  # never a broken turn because of a kept thought or the learner
+            _log.exception("speaking first's per-turn step failed")
             return ""
 
     async def _timed_thought(
@@ -249,23 +281,72 @@ class TurnThinking:
         return result.frame, result.reason
 
 
-class _FirstToken:
-    """Records how long the answer model took to its first text or tool call, once per turn."""
+class _TurnWatch:
+    """One turn's waits: the answer model's first text or tool call (once), each tool call's
+    run time, and the filler of a tool call predicted to be slow — when the turn has had none."""
 
-    def __init__(self, host: TurnHost, waits: WaitTracker, key: str) -> None:
-        self.waits = waits
-        self.key = key
+    def __init__(self, host: TurnHost, fillers: Fillers, scope: TurnScope, filled: bool) -> None:
+        self.host = host
+        self.fillers = fillers
+        self.scope = scope
+        self.filled = filled
         self.start = time.monotonic()
+        self.first = True
+        self.calls: dict[str, tuple[float, tuple[str, ...]]] = {}  # running: id → start, keys
         self.stop = host.subscribe(self)
 
     def __call__(self, event: BaseModel) -> None:
+        waits = self.fillers.waits
         if isinstance(event, MessageUpdate) and not event.text_delta:
             return
-        if isinstance(event, MessageUpdate | ToolExecutionStart):
-            self.waits.record(self.key, time.monotonic() - self.start)
+        if self.first and isinstance(event, MessageUpdate | ToolExecutionStart):
+            waits.record(self.fillers.answer_key, time.monotonic() - self.start)
+            self.first = False
+        if isinstance(event, ToolExecutionStart):
+            keys = tool_keys(event.tool_name, event.args)
+            self.calls[event.tool_call_id] = (time.monotonic(), keys)
+            if not self.filled:
+                self._tool_filler(event, keys)
+        elif isinstance(event, ToolExecutionEnd):
+            running = self.calls.pop(event.tool_call_id, None)
+            if running is not None and ran_alone(event.decision):
+                for key in running[1]:
+                    waits.record(key, time.monotonic() - running[0])
+        elif isinstance(event, AgentEnd | AgentError):  # the turn is over (an answer, an error)
             self.stop()
-        elif isinstance(event, AgentEnd | AgentError):  # no first token (an error, a Stop)
-            self.stop()
+
+    def _tool_filler(self, event: ToolExecutionStart, keys: tuple[str, ...]) -> None:
+        waits = self.fillers.waits
+        line = choose_tool_filler(
+            event.tool_name,
+            event.args,
+            waits.predicted(*keys),
+            self.fillers.after_sec,
+            waits.last_three(self.host.id),
+            self.scope.language,
+        )
+        if line is None:
+            return
+        self.filled = True
+        waits.said(self.host.id, line)
+        message = ProactiveMessage(
+            text=line, kind="filler", message_id=f"filler:{self.host.id}:{self.scope.turn}"
+        )
+        call = event.tool_call_id
+
+        def send() -> None:  # after every front end has seen the call start
+            if call in self.calls:
+                self.host.emit(message)
+
+        asyncio.get_running_loop().call_soon(send)
+
+
+def ran_alone(decision: dict[str, Any] | None) -> bool:
+    """A call whose run time is the tool's own: it ran, and no person was waited for."""
+    if decision is None:
+        return True
+    reason = str(decision.get("reason", ""))
+    return decision.get("outcome") == "allow" and not reason.startswith("user_")
 
 
 def recent_lines(messages: list[Message]) -> str:

@@ -165,8 +165,11 @@ class TerminalRenderer:
             if nested:
                 self.line(nested)
         elif getattr(event, "type", None) == "proactive_message":
-            if getattr(event, "kind", "") == "filler" and self._color:  # a status line: a tty's
-                self.line(self._style(f"… {self.shown(str(getattr(event, 'text', '')))}", "2"))
+            kind, said = getattr(event, "kind", ""), str(getattr(event, "text", ""))
+            if kind == "filler" and self._color:  # a status line: a tty's
+                self.line(self._style(f"… {self.shown(said)}", "2"))
+            elif kind == "answer":  # one line by code (the learner muting a topic)
+                self.line(self._style(f"· {self.shown(said)}", "36"))
         elif getattr(event, "type", None) == "validation_error":
             self.line(self._style(f"✗ {getattr(event, 'message', '')}", "33"))
         elif getattr(event, "type", None) == "agenda_question":

@@ -8,6 +8,7 @@ pending is shown it; with no connection at all the request is not delivered (→
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -17,17 +18,74 @@ from jarvis.core.approvals.request import ApprovalRequest
 
 
 class Connection:
-    """One WebSocket: events are queued and written by one writer task, never blocking a turn."""
+    """One WebSocket: events are queued and written by one writer task, never blocking a turn.
+
+    Streamed text (`message_update`) that arrives while the previous one is still queued is
+    merged into it as it comes, so a fast stream costs one frame per writer wake-up, not one per
+    chunk. Other events are JSON text from the moment they are queued (an event shown in several
+    tabs is dumped once, by the caller)."""
 
     def __init__(self, user_id: str) -> None:
         self.user_id = user_id
-        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self._queued: list[str | list[dict[str, Any]]] = []  # frames, or a run of updates
+        self._closed = False
+        self._waiter: asyncio.Future[None] | None = None  # the writer, when it waits
 
-    def send(self, message: dict[str, Any]) -> None:
-        self.outbox.put_nowait(message)
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Queue an event: a dict, or its JSON text."""
+        if self._closed:
+            return
+        queued = self._queued
+        if isinstance(message, str):
+            queued.append(message)
+        elif message.get("type") == "message_update":
+            if queued and isinstance(queued[-1], list):
+                queued[-1].append(message)
+                return  # the writer was woken by the run's first update
+            queued.append([message])
+        else:
+            queued.append(frame(message))
+        self._wake()
 
     def close(self) -> None:
-        self.outbox.put_nowait(None)
+        """What is queued still goes out; nothing after."""
+        self._closed = True
+        self._wake()
+
+    async def frames(self) -> list[str] | None:
+        """Everything queued since the last call, as frames in order (waits for something);
+        None once the connection is closed and all was taken."""
+        if not self._queued and not self._closed:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+            await asyncio.sleep(0)  # one tick for the producer: a streamed answer goes in one go
+        if not self._queued:
+            return None
+        queued, self._queued = self._queued, []
+        return [item if isinstance(item, str) else frame(joined(item)) for item in queued]
+
+    def _wake(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+
+def frame(message: dict[str, Any]) -> str:
+    """An event's JSON text as it goes on the wire."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+def joined(updates: list[dict[str, Any]]) -> dict[str, Any]:
+    """A run of `message_update` events as one, their deltas joined in order (linear time)."""
+    if len(updates) == 1:
+        return updates[0]
+    return {
+        **updates[0],
+        "text_delta": "".join(u.get("text_delta", "") for u in updates),
+        "thinking_delta": "".join(u.get("thinking_delta", "") for u in updates),
+    }
 
 
 # Told (session id, tool call id) when a request is granted: the tool starts running then.

@@ -8,6 +8,7 @@ from fastapi import FastAPI
 
 from jarvis.app.infra import build_app
 from jarvis.app.settings import load_settings
+from jarvis.common.server_gc import settle_after_start
 from jarvis.ui.web.launch_token import forget_launch_token_env
 from jarvis.ui.web.server import create_app
 
@@ -17,4 +18,5 @@ DEMO_ENV = "JARVIS_SERVE_DEMO"
 def create_from_env() -> FastAPI:
     settings = load_settings()
     forget_launch_token_env()  # read once; the tools this process runs must not inherit it
-    return create_app(build_app(settings, demo=os.environ.get(DEMO_ENV) == "1"))
+    demo = os.environ.get(DEMO_ENV) == "1"
+    return create_app(build_app(settings, demo=demo), after_start=settle_after_start)

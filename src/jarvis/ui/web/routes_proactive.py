@@ -1,6 +1,7 @@
 """Web API of speaking first and the user model: feedback on a proactive card (👍 / 👎 / "do it"
-/ dismiss) and the "About me" card (list / set / forget / pin — the same functions `jarvis me`
-uses). Each person sees and changes only their own facts and cards."""
+/ dismiss), the feedback learner's view and resets, and the "About me" card (list / set /
+forget / pin — the same functions `jarvis me` uses). Each person sees and changes only their
+own facts and cards; the learner is the agent's (every person of it sees and resets it)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from fastapi import FastAPI, HTTPException, Request
 from pydantic import BaseModel, Field
 
+from jarvis.app.proactive import learned
 from jarvis.app.thinking_setup import user_model_store
 from jarvis.common.clock import new_id
 from jarvis.core.user_model import FIELDS, UserModelFileError, forget, pin, set_by_person
@@ -22,6 +24,12 @@ if TYPE_CHECKING:
 class FeedbackBody(BaseModel):
     message_id: str = Field(max_length=200)
     feedback: Literal["thumbs_up", "thumbs_down", "do_it", "dismiss", "stop_topic"]
+
+
+class ResetBody(BaseModel):
+    agent_id: str = Field(min_length=1, max_length=100)
+    kind: str = Field("", max_length=40)  # one kind, or
+    topic: str = Field("", max_length=100)  # one muted topic; neither: everything
 
 
 class SetBody(BaseModel):
@@ -47,6 +55,19 @@ def register(app: FastAPI, state: WebApp) -> None:
             raise HTTPException(404, "no such proactive message of yours")
         # "do it": the window sends this as an ordinary turn (the tool gate asks as always).
         return {"ok": True, "prompt": prompt or None}
+
+    @app.get("/api/proactive/learner")
+    async def learner_view() -> dict[str, Any]:
+        return {"agents": learned.views(speaker, clock.now_ms())}
+
+    @app.post("/api/proactive/learner/reset")
+    async def learner_reset(body: ResetBody) -> dict[str, Any]:
+        if body.agent_id not in speaker.builders:
+            raise HTTPException(404, "no such agent")
+        known = learned.reset(speaker.store, body.agent_id, body.kind, body.topic)
+        if not known:
+            raise HTTPException(404, "no such kind or muted topic")
+        return {"ok": True}
 
     async def change(user: str, edit: Any) -> Any:
         try:

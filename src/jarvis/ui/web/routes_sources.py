@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from jarvis.app.sources.manage import (
     add_source,
+    edit_source,
     find_source,
     grant_source,
     remove_source,
@@ -30,6 +31,12 @@ class AddBody(BaseModel):
     match: list[str] = Field(default_factory=list, max_length=50)
     notify: Literal["digest", "immediate", "off"] = "digest"
     interests: bool = False
+
+
+class EditBody(BaseModel):
+    # Loose on purpose: the source's own validation says what is wrong, in one line.
+    notify: str | None = Field(default=None, max_length=40)
+    max_per_day: int | str | None = None
 
 
 def register(app: FastAPI, state: WebApp) -> None:
@@ -68,6 +75,18 @@ def register(app: FastAPI, state: WebApp) -> None:
         except NotOwner as exc:
             return JSONResponse({"detail": str(exc)}, status_code=403)
         return JSONResponse({"id": source.id, "host": source.host, "state": "on"})
+
+    @app.post("/api/sources/{source_id}/edit")
+    async def edit(source_id: str, body: EditBody, request: Request) -> JSONResponse:
+        mine(request, source_id)
+        changes = body.model_dump(exclude_none=True)
+        try:
+            source = edit_source(home, source_id, **changes)
+        except ValueError as exc:
+            return JSONResponse({"detail": str(exc)}, status_code=422)
+        return JSONResponse(
+            {"id": source.id, "notify": source.notify, "max_per_day": source.max_per_day}
+        )
 
     @app.post("/api/sources/{source_id}/remove")
     async def remove(source_id: str, request: Request) -> dict[str, Any]:

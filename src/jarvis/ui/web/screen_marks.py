@@ -8,6 +8,9 @@ a call was killed. These marks do, one JSON line each in `<home>/hud/marks/<sess
   The run time starts when the tool starts, or when its approval was granted: the time a person
   took to decide is not the tool's.
 - `{"kind": "stopped", "ts_ms": …}` when a turn ends by Stop.
+- `{"kind": "thought", "event": …, "ts_ms": …}`: a line of the "thoughts" view in ACTIVITY — a
+  route, a thought's frame or end, a speaking-first pass sent to a window of this session
+  (thought_marks.py).
 
 `GET /api/sessions/{id}/marks` returns them (routes_sessions.py); the page merges them with the
 history (app.js). Marks are written beside the turn and never hold one up: a failed write is
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +30,15 @@ from pydantic import BaseModel
 from jarvis.common.jsonl import JsonlWriter, read_objects
 from jarvis.common.logging import get_logger
 from jarvis.core.session import AgentSession
+from jarvis.ui.web.thought_marks import THOUGHT_EVENTS, thought_mark
 
 _log = get_logger("jarvis.web.marks")
+Sink = Callable[[dict[str, Any]], None]
 _SAFE_ID = re.compile(r"^[A-Za-z0-9_-]{1,100}$")
 MAX_MARKS = 2000  # the newest a reload gets back
 # The only event types `mark_for` reads; every other event (most: streamed text) is not dumped.
 _MARKED = frozenset({"tool_execution_start", "tool_execution_end", "agent_end"})
+_PASSES_SEEN = 64  # per session: the pass ids already marked (a window told twice)
 
 
 def mark_for(event: dict[str, Any], started: dict[str, int], now_ms: int) -> dict[str, Any] | None:
@@ -61,6 +68,7 @@ class ScreenMarks:
         self._watched: dict[str, AgentSession] = {}
         self._started: dict[str, dict[str, int]] = {}
         self._memory: dict[str, list[dict[str, Any]]] = {}
+        self._passes: dict[str, list[str]] = {}
 
     def watch(self, session: AgentSession) -> None:
         """Record this session's marks from now on (once per live session object)."""
@@ -70,7 +78,10 @@ class ScreenMarks:
         started = self._started.setdefault(session.id, {})
 
         def sink(event: BaseModel) -> None:
-            if getattr(event, "type", None) not in _MARKED:
+            kind = getattr(event, "type", None)
+            if kind in THOUGHT_EVENTS:
+                self._mark(session.id, thought_mark(event.model_dump(mode="json")))
+            if kind not in _MARKED:
                 return
             data = event.model_dump(
                 mode="json", include={"type", "tool_call_id", "decision", "ended_by"}
@@ -80,6 +91,26 @@ class ScreenMarks:
                 self._write(session.id, {**mark, "ts_ms": session.setup.clock.now_ms()})
 
         session.subscribe(sink)
+
+    def passes(self, session_id: str, send: Sink) -> Sink:
+        """`send` for a window of this session that also marks each speaking-first pass it is
+        sent (once per session, however many windows)."""
+
+        def sink(event: dict[str, Any]) -> None:
+            if event.get("type") == "proactive_pass":
+                seen = self._passes.setdefault(session_id, [])
+                pass_id = str(event.get("pass_id"))
+                if pass_id not in seen:
+                    seen[:] = [*seen[-_PASSES_SEEN + 1 :], pass_id]
+                    self._mark(session_id, thought_mark(event))
+            send(event)
+
+        return sink
+
+    def _mark(self, session_id: str, mark: dict[str, Any] | None) -> None:
+        session = self._watched.get(session_id)
+        if mark is not None and session is not None:
+            self._write(session_id, {**mark, "ts_ms": session.setup.clock.now_ms()})
 
     def approved(self, session_id: str, tool_call_id: str, now_ms: int) -> None:
         """An approval was granted: the call's run time starts now."""
@@ -104,6 +135,7 @@ class ScreenMarks:
         self._watched.pop(session_id, None)
         self._started.pop(session_id, None)
         self._memory.pop(session_id, None)
+        self._passes.pop(session_id, None)
         path = self._path(session_id)
         if path is not None:
             path.unlink(missing_ok=True)

@@ -64,7 +64,9 @@ class LoopStatusUpdate(BaseModel):
     status: Literal["open", "done", "dismissed"]
 
 
-def create_app(assembly: AppAssembly) -> FastAPI:
+def create_app(assembly: AppAssembly, *, after_start: Callable[[], None] | None = None) -> FastAPI:
+    """The web app; `after_start` runs once everything has started (the server process tunes
+    its garbage collector there)."""
     state = WebApp(assembly)
 
     @contextlib.asynccontextmanager
@@ -76,6 +78,8 @@ def create_app(assembly: AppAssembly) -> FastAPI:
             raise
         state.follow_other_processes()
         await state.unattended.start()
+        if after_start is not None:
+            after_start()
         try:
             yield
         finally:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
@@ -18,7 +17,7 @@ from jarvis.agent_layer.events import MessageUpdate
 from jarvis.common.i18n import Language, t
 from jarvis.common.storage_errors import StorageUnavailable, describe_storage_error
 from jarvis.core.session import AgentSession
-from jarvis.ui.web.broker import Connection
+from jarvis.ui.web.broker import Connection, frame
 from jarvis.ui.web.commands import HudScreen, run_command, run_typed
 from jarvis.ui.web.protocol import ClientMessage, parse_client_message
 from jarvis.ui.web.routes_agents import answering_model
@@ -35,7 +34,7 @@ async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, 
     connection = Connection(user)
     broker = state.brokers.for_session(session.id)
     state.marks.watch(session)  # stops and run times come back after a reload
-    unsubscribe = session.subscribe(lambda event: connection.send(event_json(event)))
+    unsubscribe = session.subscribe(lambda event: connection.send(event_wire(event)))
     writer = asyncio.create_task(_write(ws, connection))
     connection.send(
         {
@@ -47,7 +46,8 @@ async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, 
         }
     )
     broker.attach(connection)
-    leave_hub = state.unattended.hub.attach(user, connection.send)  # proactive messages
+    # proactive messages; the passes the "thoughts" view shows are marked for a reload
+    leave_hub = state.unattended.hub.attach(user, state.marks.passes(session.id, connection.send))
     await state.show_stored_requests(session)
     try:
         while True:
@@ -82,73 +82,48 @@ async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, 
             await writer
 
 
-_last_event: tuple[BaseModel, dict[str, Any]] | None = None
+_last_event: tuple[BaseModel, dict[str, Any], dict[str, Any] | str] | None = None
 
 
 def event_json(event: BaseModel) -> dict[str, Any]:
     """The event as the wire sends it, dumped once however many tabs show the session (every
     subscriber is called in turn with the same event; the dict is never changed after)."""
+    return _dumped(event)[0]
+
+
+def event_wire(event: BaseModel) -> dict[str, Any] | str:
+    """What a connection queues for the event: streamed text as a dict (merged with the next
+    chunks there), anything else as its JSON text — made once however many tabs show it."""
+    return _dumped(event)[1]
+
+
+def _dumped(event: BaseModel) -> tuple[dict[str, Any], dict[str, Any] | str]:
     global _last_event
     if _last_event is not None and _last_event[0] is event:
-        return _last_event[1]
+        return _last_event[1], _last_event[2]
     if isinstance(event, MessageUpdate):  # most events of a turn: the streamed text
         data: dict[str, Any] = {
             "type": event.type,
             "text_delta": event.text_delta,
             "thinking_delta": event.thinking_delta,
         }
+        wire: dict[str, Any] | str = data
     else:
         data = event.model_dump(mode="json")
-    _last_event = (event, data)
-    return data
+        wire = frame(data)
+    _last_event = (event, data, wire)
+    return data, wire
 
 
 async def _write(ws: WebSocket, connection: Connection) -> None:
-    """Send the outbox in order; what piled up meanwhile goes out with streamed text merged,
-    so a busy server sends fewer, larger frames instead of falling further behind."""
-    closing = False
-    while not closing and (message := await connection.outbox.get()) is not None:
-        await asyncio.sleep(0)  # one tick for the producer: a streamed answer goes out in one go
-        batch = [message]
-        while not connection.outbox.empty():
-            queued = connection.outbox.get_nowait()
-            if queued is None:
-                closing = True
-                break
-            batch.append(queued)
+    """Send the outbox in order until the connection closes; what piled up while a frame was
+    being written goes out together, streamed text merged (see `Connection`)."""
+    while (frames := await connection.frames()) is not None:
         try:
-            for outgoing in coalesce_updates(batch):
-                await ws.send_text(json.dumps(outgoing, ensure_ascii=False, separators=(",", ":")))
+            for text in frames:
+                await ws.send_text(text)
         except Exception:  # the socket is gone; the reader side cleans up
             return
-
-
-def coalesce_updates(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Adjacent `message_update` events merged into one (their deltas joined, in order). A run
-    of updates is joined once at its end, so a long run costs linear time."""
-    merged: list[dict[str, Any]] = []
-    run: list[dict[str, Any]] = []
-    for message in messages:
-        if message.get("type") == "message_update":
-            run.append(message)
-            continue
-        if run:
-            merged.append(_joined(run))
-            run = []
-        merged.append(message)
-    if run:
-        merged.append(_joined(run))
-    return merged
-
-
-def _joined(updates: list[dict[str, Any]]) -> dict[str, Any]:
-    if len(updates) == 1:
-        return updates[0]
-    return {
-        **updates[0],
-        "text_delta": "".join(u.get("text_delta", "") for u in updates),
-        "thinking_delta": "".join(u.get("thinking_delta", "") for u in updates),
-    }
 
 
 def _parse(raw: str, language: Language) -> ClientMessage | str:

@@ -178,16 +178,21 @@ class _Capture:
 
     Python 3.11's `process.wait()` returns only once every asyncio-owned pipe is closed, so a
     background child holding stdout would keep a finished command waiting; with our own pipe,
-    `wait()` returns when bash exits and the group kill closes the rest.
+    `wait()` returns when bash exits and the group kill closes the rest. The read end is
+    watched with `add_reader` from the moment the capture is entered — nothing to await, so
+    the command starts in the same step as the call (a transport's set-up took two turns of a
+    busy event loop per stream).
     """
 
     def __init__(self, keep_bytes: int) -> None:
         self.budget = ByteBudget(keep_bytes)
+        self._read_fd: int | None
         self._read_fd, write_fd = os.pipe()
+        os.set_blocking(self._read_fd, False)
         self._write_fd: int | None = write_fd
-        self._transport: asyncio.ReadTransport | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.closed = asyncio.Event()  # a whole line arrived, or the pipe ended
+        self._ended = asyncio.Event()  # the pipe ended
 
     @property
     def write_fd(self) -> int:
@@ -201,32 +206,46 @@ class _Capture:
             self._write_fd = None
 
     async def __aenter__(self) -> _Capture:
-        reader = asyncio.StreamReader()
-        pipe = os.fdopen(self._read_fd, "rb", buffering=0)
-        self._transport, _ = await asyncio.get_running_loop().connect_read_pipe(
-            lambda: asyncio.StreamReaderProtocol(reader), pipe
-        )
-        self._task = asyncio.create_task(self._drain(reader))
+        assert self._read_fd is not None
+        self._loop = asyncio.get_running_loop()
+        self._loop.add_reader(self._read_fd, self._readable)
         return self
 
     async def __aexit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close_write_end()
-        if self._task is not None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._task, _DRAIN_SEC)
-        if self._transport is not None:
-            self._transport.close()
-
-    async def _drain(self, reader: asyncio.StreamReader) -> None:
         try:
-            while chunk := await reader.read(_READ_CHUNK):
-                self.budget.add(chunk)
-                if b"\n" in chunk:
-                    self.closed.set()  # the status pipe's one line: the command has finished
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._ended.wait(), _DRAIN_SEC)
         finally:
-            self.closed.set()
+            self._stop()
+
+    def _readable(self) -> None:
+        if self._read_fd is None:
+            return
+        try:
+            chunk = os.read(self._read_fd, _READ_CHUNK)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self._stop()
+            return
+        self.budget.add(chunk)
+        if b"\n" in chunk:
+            self.closed.set()  # the status pipe's one line: the command has finished
+
+    def _stop(self) -> None:
+        """The pipe ended (or the call is over): stop watching it, close it, wake the waiters."""
+        if self._read_fd is not None:
+            if self._loop is not None:
+                self._loop.remove_reader(self._read_fd)
+            os.close(self._read_fd)
+            self._read_fd = None
+        self.closed.set()
+        self._ended.set()
 
 
 def _spawn(

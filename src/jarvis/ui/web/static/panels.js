@@ -44,7 +44,7 @@
   const log = (kind, text, ok, ms = Date.now()) => addLine($("activity"), kind, text, ok, ms);
   // The thinking layer's lines (thinking.js) are a list of their own, shown under their chip
   // only ("thoughts"): for who wants to see them.
-  const thought = (text, ok) => addLine($("thoughts"), "thought", text, ok, Date.now());
+  const thought = (text, ok, ms = Date.now()) => addLine($("thoughts"), "thought", text, ok, ms);
   const GROUPS = { tools: ["auto", "rule", "tool"], decisions: ["approval", "block", "deny", "rule"], agenda: ["agenda"], errors: ["error", "block", "deny", "stop"] };
   const matches = (kind) => filter === "all" || (GROUPS[filter] || []).includes(kind);
   function setFilter(name) {
@@ -71,7 +71,7 @@
   // the audit log (each joined, in order, with its call in the history for the argument), stops
   // from the server's marks, promises from the AGENDA of this session.
   async function rebuild(sessionId, { entries = [], marks = [] } = {}) {
-    if (!sessionId) { $("activity").replaceChildren(); return; }
+    if (!sessionId) { $("activity").replaceChildren(); if (window.Jarvis.thinking) window.Jarvis.thinking.rebuild([]); return; }
     const [res, agendaRes] = await Promise.all([api(`/api/audit?session=${encodeURIComponent(sessionId)}&limit=100`), api("/api/agenda")]);
     if (!res.ok) return;
     const rows = await res.json();
@@ -95,6 +95,7 @@
     lines.sort((a, b) => a[0] - b[0]);
     $("activity").replaceChildren();
     for (const [ms, kind, text, ok] of lines) log(kind, text, ok, ms);
+    if (window.Jarvis.thinking) window.Jarvis.thinking.rebuild(marks); // the "thoughts" view
   }
 
   // --- AGENDA ---------------------------------------------------------------------------------

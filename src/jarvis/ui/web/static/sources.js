@@ -9,10 +9,12 @@
   const L = {
     ko: { title: "소식 출처", none: "지켜보는 곳이 없어요", id: "이름 (영문)", url: "피드 또는 페이지 주소",
       every: "간격", match: "키워드 (쉼표로)", add: "추가", grant: "승인하고 켜기", remove: "삭제",
-      sure: "정말 삭제", on: "켜짐", off: "꺼짐", paused: "멈춤", needs: "web_fetch 승인 필요" },
+      sure: "정말 삭제", on: "켜짐", off: "꺼짐", paused: "멈춤", needs: "web_fetch 승인 필요",
+      notify: "알림", digest: "모아서", immediate: "바로", quiet: "안 함", max: "하루 최대", save: "저장" },
     en: { title: "Sources", none: "Nothing watched", id: "name (a-z, 0-9)", url: "feed or page address",
       every: "every", match: "keywords (comma-separated)", add: "Add", grant: "Pre-approve & turn on", remove: "Remove",
-      sure: "Really remove", on: "on", off: "off", paused: "paused", needs: "web_fetch needs approval" },
+      sure: "Really remove", on: "on", off: "off", paused: "paused", needs: "web_fetch needs approval",
+      notify: "notify", digest: "digest", immediate: "immediate", quiet: "off", max: "max a day", save: "Save" },
   };
   const S = L[hud.lang()] || L.ko;
   const el = hud.el;
@@ -82,8 +84,35 @@
       load();
     });
     buttons.append(remove);
-    li.append(head, where, line, buttons);
+    li.append(head, where, line, edit(row), buttons);
     return li;
+  }
+
+  // The owner's notify and max_per_day (the routes check the owner; a bad value leaves the
+  // file as it was and its one line shows under the row).
+  function edit(row) {
+    const box = el("form", "source-edit"); box.noValidate = true; // the server says what is wrong
+    const notify = el("select", "source-notify"); notify.setAttribute("aria-label", S.notify);
+    for (const [value, label] of [["digest", S.digest], ["immediate", S.immediate], ["off", S.quiet]]) {
+      notify.append(new Option(label, value));
+    }
+    notify.value = row.notify;
+    const max = el("input", "source-max"); max.type = "number"; max.min = "1"; max.max = "1000";
+    max.value = String(row.max_per_day); max.setAttribute("aria-label", S.max); max.title = S.max;
+    const save = el("button", "ghost source-save", S.save); save.type = "submit";
+    const wrong = el("p", "sources-problem source-edit-problem bad"); wrong.hidden = true;
+    box.append(el("span", "muted", S.notify), notify, el("span", "muted", S.max), max, save, wrong);
+    box.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const body = { notify: notify.value, max_per_day: max.value.trim() };
+      const { status, data } = await post(`/api/sources/${encodeURIComponent(row.id)}/edit`, body);
+      if (status !== 200) {
+        wrong.textContent = typeof data.detail === "string" ? data.detail : String(status);
+        wrong.hidden = false; return;
+      }
+      load();
+    });
+    return box;
   }
 
   function say(text) { problem.textContent = text; problem.hidden = !text; }

@@ -67,6 +67,7 @@
   hud.on("proactive_message", (ev) => show(ev));
   function show(ev) {
     if (ev.kind === "filler") return; // a status line in the chat (thinking.js), not the inbox
+    if ((ev.message_id || "").startsWith("learner:")) return; // a line in the chat (proactive.js)
     if (seen.has(ev.message_id)) return; // one message, one line, even if sent twice
     seen.add(ev.message_id);
     const item = el("li", `proactive-item ${ev.kind || ""} ${ev.status || ""}`.trim());
