@@ -50,18 +50,13 @@ async def jarvis_overhead(backend: str, turns: int, sessions: int) -> dict[str, 
     from jarvis.app.settings import Settings
     from jarvis.model_layer import FauxProvider, FauxResponse
 
+    instant = {"provider": "instant", "model": "instant"}
+    options: dict[str, Any] = {"language": "en", "model": instant, "storage": {"backend": backend}}
     per_session: list[list[tuple[float, float]]] = []
     for index in range(sessions + 1):  # the first session is a warm-up
         with tempfile.TemporaryDirectory() as tmp:
             home = Path(tmp)
-            settings = Settings(
-                home=home,
-                workspace=home,
-                language="en",
-                model={"provider": "instant", "model": "instant"},
-                storage={"backend": backend},
-            )
-            app = build_app(settings)
+            app = build_app(Settings(home=home, workspace=home, **options))
             # keep_calls=0: the scripted model keeps no deep copy of each prompt (test bookkeeping)
             answer = FauxResponse(text=ANSWER, chunk=8)
             model = FauxProvider(script=lambda _ctx, answer=answer: answer, keep_calls=0)
