@@ -20,8 +20,10 @@ from tests.browser.hud_pages import (
     show_panels,
 )
 from tests.browser.test_hud import open_hud, say
+from tests.integration.thinking import test_tool_fillers as tool_fillers
 from tests.integration.thinking.test_speaking_first import HIGH, WEAK, afternoon
 from tests.integration.thinking.test_speaking_first_events import finish_goal
+from tests.integration.thinking.test_tool_fillers import RULES
 from tests.integration.unattended.helpers import MANUAL, on_server, unattended_of
 from tests.support.live_server import live_server
 
@@ -45,6 +47,38 @@ async def test_a_filler_line_shows_while_the_model_is_slow_and_the_answer_replac
         await expect(page.locator("#proactive li")).to_have_count(0)  # not an inbox message
         await page.reload()
         await expect(page.locator(".msg.assistant").last).to_have_text("두 번째 답입니다.")
+        await expect(page.locator(".msg.filler")).to_have_count(0)  # never in the history
+
+
+async def test_a_slow_tool_gets_a_filler_naming_it_until_the_call_ends(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The tool's filler comes just after the call starts (the start does not wipe it) and goes
+    when the call ends; the answer follows and nothing of it is in the history."""
+    (tmp_path / "approvals.yaml").write_text(RULES)
+    script = [tool_fillers.bash("git status"), "깨끗해요."]
+    with live_server(tmp_path, script) as server:
+        waits = tool_fillers.builder(server).waits
+        waits.record("tool:bash:git status", 6.0)  # it ran slowly here before
+        page = await open_hud(browser, server.launch_url(lang="ko"))
+        await page.evaluate(
+            """() => {
+              window.fillersSeen = [];
+              const seen = (changes) => {
+                for (const c of changes) for (const n of c.addedNodes)
+                  if (n.classList && n.classList.contains("filler"))
+                    window.fillersSeen.push(n.textContent);
+              };
+              new MutationObserver(seen).observe(
+                document.getElementById("messages"), { childList: true });
+            }"""
+        )
+        await say(page, "저장소 상태 봐줘")
+        await expect(page.locator(".msg.assistant").last).to_have_text("깨끗해요.")
+        assert await page.evaluate("window.fillersSeen") == ["bash로 `git status` 확인하는 중…"]
+        await expect(page.locator(".msg.filler")).to_have_count(0)
+        await page.reload()
+        await expect(page.locator(".msg.assistant").last).to_have_text("깨끗해요.")
         await expect(page.locator(".msg.filler")).to_have_count(0)  # never in the history
 
 

@@ -7,16 +7,20 @@ from __future__ import annotations
 
 import json
 import stat
+import time
 from pathlib import Path
 
 import httpx
 
 from jarvis.common.i18n import t
 from jarvis.core.proactive.reflection import LANGUAGE_NAMES, REFLECTION_MARKER
+from jarvis.core.sources.definition import parse_source, write_source
+from jarvis.core.sources.entries import Entry
+from jarvis.core.sources.seen import SeenStore
 from jarvis.model_layer import FauxProvider
 from tests.integration.thinking.test_speaking_first import HIGH, afternoon
 from tests.integration.thinking.test_speaking_first_events import finish_goal
-from tests.integration.unattended.helpers import MANUAL, on_server, unattended_of
+from tests.integration.unattended.helpers import MANUAL, on_server, tick_all, unattended_of
 from tests.support.live_server import LiveServer, Tab, live_server
 
 SAID = [
@@ -94,3 +98,19 @@ async def test_the_page_language_changes_and_a_korean_person_gets_korean(tmp_pat
     assert f"The person's language: {LANGUAGE_NAMES['ko']}" in prompt
     assert t("proactive.trigger.goal_done", "ko", items="") in prompt
     assert do_it == t("proactive.do_it", "ko", text=said[0]["utterance"])
+
+
+async def test_a_source_card_is_in_the_persons_language(tmp_path: Path) -> None:
+    """Code-made text on a proactive card (a source's digest head) follows the owner's page."""
+    write_source(tmp_path, parse_source("news", "url: https://news.example/feed\n"))
+    note = "extsrc-note:news:1000"
+    entries = [Entry(f"g{i}", f"https://news.example/{i}", f"Story {i}", "", "") for i in range(2)]
+    SeenStore(tmp_path).append("news", entries, 1000, [note] * 2)
+    with live_server(tmp_path, [], language="ko", scheduler=MANUAL) as server:
+        tab = await Tab.open(f"{server.ws_url()}?lang=en")
+        await tab.next("session")
+        assert await tick_all(server, int(time.time() * 1000)) == [note]
+        message = await tab.next("proactive_message")
+        await tab.close()
+    head = message["text"].splitlines()[0]
+    assert head == t("sources.digest_head", "en", source="news", count=2)

@@ -13,8 +13,10 @@ messages keep their ids (windows show an id once).
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import TYPE_CHECKING, Any
 
+from jarvis.app.focus.hold import hold_point
 from jarvis.app.infra import AppAssembly
 from jarvis.app.sources.fetch import SourceFetcher
 from jarvis.app.sources.poller import SourcePoller
@@ -111,7 +113,7 @@ class SourceRuns:
             return {"status": "skipped", "reason": "nothing recorded"}
         if note.endswith(":now"):
             return await self.say_now(source, note, found.entries)
-        text = digest_text(source.id, found.entries, self.app.settings.language)
+        text = digest_text(source.id, found.entries, self.app.language_of(source.owner))
         await self.hub.publish(source.owner, text, "proactive", note, source=source.id)
         return {"status": "ok", "entries": len(found.entries)}
 
@@ -126,7 +128,9 @@ class SourceRuns:
             decision = self._decide(source, slot, entries, now)
             held = [e for i, e in enumerate(entries) if i not in decision.spoken]
             await asyncio.to_thread(self._record, seen, source.id, batch, held, decision, now)
-        lang = self.app.settings.language
+            # decided, nothing said yet: the crash tests' kill point
+            hold_point(self.home, "source:decided", f"source-held.{os.getpid()}")
+        lang = self.app.language_of(source.owner)  # the owner's page, else the setting
         for i in decision.spoken:
             text = digest_text(source.id, [entries[i]], lang)
             if not decision.gate:  # speaking first off: one message per entry, at once
@@ -147,7 +151,7 @@ class SourceRuns:
     def _decide(self, source: Source, slot: int, entries: list[Entry], now: int) -> Decision:
         if self.speaker is None or not self.speaker.speaks_first(source.agent):
             return Decision(list(range(len(entries))))
-        lang = self.app.settings.language
+        lang = self.app.language_of(source.owner)  # the owner's page, else the setting
         texts = [digest_text(source.id, [e], lang) for e in entries]
         gated, quiet_end = self.speaker.gate_entries(
             source.agent, source.owner, source.id, texts, now
