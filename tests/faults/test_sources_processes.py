@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from pytest_httpserver import HTTPServer
 
-from tests.faults.sources_processes import run_three
+from tests.faults.sources_processes import DECIDED, run_three
 
 pytestmark = [pytest.mark.postgres, pytest.mark.timeout(1500)]
 
@@ -27,3 +27,21 @@ async def test_three_processes_say_each_entry_once_across_kills(
     assert outcome.duplicate == []
     assert outcome.notes >= 3  # a digest per source per period, said by whichever process
     print(outcome)  # with -s: the figures
+
+
+async def test_immediate_entries_through_the_gate_are_said_once_across_kills(
+    tmp_path: Path, dsn: str, httpserver: HTTPServer
+) -> None:
+    """Two of four sources `notify: immediate`, speaking first on: each process is killed right
+    after an immediate batch recorded the gate's decision, before anything was said. Every
+    entry is in exactly one message that went out: said now, or in the held digest."""
+    outcome = await run_three(
+        tmp_path / "shared", dsn, httpserver, sources=4, batches=3, per_batch=8, kills=2,
+        immediate=2, hold=DECIDED,
+    )  # fmt: skip
+    assert outcome.entries == 4 * 3 * 8
+    assert outcome.kills >= 2
+    assert outcome.missed == []
+    assert outcome.duplicate == []
+    assert outcome.said_now >= 1 and outcome.held >= 1  # the gate let one through, held others
+    print(outcome)

@@ -6,6 +6,8 @@ Rules (SPEC §5, seed 004 "넘침 이어가기", seed 000):
 - a round whose results are all non-error `final` ends the turn with their text;
 - a round whose results are all human/timeout denials ends the turn with the fixed line, with
   no further LLM call;
+- `config.opening`, when set, is the first round's message instead of a model call (a tool
+  call the turn's thought decided on): its calls go through the tool gate like any;
 - running out of rounds while tools are still being called is an overflow: one summary call
   without tools, then `max(1, max_turns // 2)` more rounds with the summary appended (not
   recorded); a second overflow returns a fresh summary as the answer.
@@ -190,7 +192,10 @@ class _Loop:
         self.turns += 1
         self.emit(TurnStart(turn=self.turns))
         specs = self.tools.specs()
-        call = await self._call_model(extra_instruction, with_tools=True, stream=True)
+        if self.turns == 1 and self.config.opening is not None:
+            call = ModelCall(message=self.config.opening)  # decided by code, gated all the same
+        else:
+            call = await self._call_model(extra_instruction, with_tools=True, stream=True)
         if call.error is None and _is_empty(call.message):
             # One nudge per round; the nudge itself never enters the history.
             nudge = t("loop.empty_nudge", self.lang)

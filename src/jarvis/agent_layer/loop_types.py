@@ -47,6 +47,9 @@ class AgentLoopConfig:
     context_window: int | None = None
     reply_reserve: int = 1024  # tokens kept free for the answer
     deadline_sec: float | None = None  # the whole turn; then it stops like a Stop, and says so
+    # The first round decided by code instead of the model (the tool call a thought asks for,
+    # e.g. `focus` on `start_focus`): recorded and run through the tool gate like the model's.
+    opening: AssistantMessage | None = None
 
 
 @dataclass

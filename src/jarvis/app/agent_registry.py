@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 from jarvis.agent_layer.loop import run_agent_loop
-from jarvis.agent_layer.sessions import SessionInfo
+from jarvis.agent_layer.sessions import SessionInfo, is_background
 from jarvis.agent_layer.tools import ToolCallContext, ToolResult
 from jarvis.app.infra import AppAssembly
 from jarvis.app.profile import AgentProfile, Boundaries
@@ -139,7 +139,9 @@ class AgentRegistry:
         return await owner.open(session_id, lang) if owner is not None else None
 
     async def list(self, *, user_id: str | None = None) -> list[SessionInfo]:
-        return await self.app.session_store.list_sessions(user_id=user_id)
+        """The person's conversations, newest first (background work's sessions left out)."""
+        found = await self.app.session_store.list_sessions(user_id=user_id)
+        return [info for info in found if not is_background(info.id)]
 
     # -- ask_agent
 

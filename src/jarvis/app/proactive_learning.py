@@ -144,22 +144,37 @@ def heard(
     store: ProactiveStore, speaks: bool, tz: ZoneInfo
 ) -> Callable[[str, str, str, int, Language], str]:
     """The per-prompt hook: (agent, person, text, now, language) → the line to show ("")."""
+    # Per agent: the file's (mtime, size) when it held no unanswered message — a prompt then
+    # reads nothing (the file is parsed again only when it changes).
+    settled: dict[str, tuple[int, int]] = {}
 
     def hook(agent_id: str, user_id: str, text: str, now_ms: int, lang: Language) -> str:
         request = stop_request(text)
         line = ""
         if request is not None:
-            on = speaks
-            muted = stop_in_words(store, request, agent_id, user_id, now_ms, on)
+            muted = stop_in_words(store, request, agent_id, user_id, now_ms, speaks)
             until_ms = now_ms + learner.MUTE_MS
             until = datetime.fromtimestamp(until_ms / 1000, tz).strftime("%Y-%m-%d")
-            if muted or on or _agents(store):  # silent where nothing ever speaks first
-                line = notice(request, muted, on, until, lang)
-        if store.path(agent_id).exists():
-            state = store.load(agent_id)
-            wrote = None if request is not None else now_ms  # a stop is not a reply
-            if settle_person(state, user_id, wrote, now_ms):
-                store.save(agent_id, state)
+            if muted or speaks or _agents(store):  # silent where nothing ever speaks first
+                line = notice(request, muted, speaks, until, lang)
+        mark = _mark(store, agent_id)
+        if mark is None or settled.get(agent_id) == mark:
+            return line  # no file, or unchanged since every message had its answer
+        state = store.load(agent_id)
+        wrote = None if request is not None else now_ms  # a stop is not a reply
+        if settle_person(state, user_id, wrote, now_ms):
+            store.save(agent_id, state)
+        settled.pop(agent_id, None)
+        if all(s.feedback for s in state.said):
+            settled[agent_id] = _mark(store, agent_id) or mark
         return line
 
     return hook
+
+
+def _mark(store: ProactiveStore, agent_id: str) -> tuple[int, int] | None:
+    try:
+        stat = store.path(agent_id).stat()
+    except OSError:
+        return None
+    return (stat.st_mtime_ns, stat.st_size)

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 from jarvis.agent_layer.loop import AgentLoopConfig
 from jarvis.agent_layer.openloop.judge import AgendaJudge
-from jarvis.agent_layer.sessions import SessionInfo
+from jarvis.agent_layer.sessions import BACKGROUND_PREFIX, SessionInfo, is_background
 from jarvis.agent_layer.tools import LoopTools
 from jarvis.app.infra import AppAssembly
 from jarvis.app.profile import AgentProfile
@@ -171,13 +171,18 @@ class SessionBuilder:
         setup = self.setup()
         # no learner hook: a run's prompt is not the person replying or asking to stop
         thinking = setup.thinking.unattended() if setup.thinking is not None else None
-        return dataclasses.replace(setup, tools=tools, turn_jobs=[], thinking=thinking)
+        return dataclasses.replace(
+            setup, tools=tools, turn_jobs=[], thinking=thinking, attended=False
+        )
 
-    async def create_unattended(self, gate: ToolGate, *, user_id: str, title: str) -> AgentSession:
-        """A new session of the owner's, for one unattended run; it opens like any other."""
+    async def create_unattended(
+        self, gate: ToolGate, *, user_id: str, title: str, background: bool = False
+    ) -> AgentSession:
+        """A new session of the owner's, for one unattended run; it opens like any other.
+        `background` (a Focus task's work): not listed, its turns not remembered as episodes."""
         now = self.app.clock.now_ms()
         info = SessionInfo(
-            id=new_id()[:16],
+            id=(BACKGROUND_PREFIX if background else "") + new_id()[:16],
             agent_id=self.agent_id,
             user_id=user_id,
             created_ms=now,
@@ -218,7 +223,8 @@ class SessionBuilder:
         return self._keep(AgentSession(self.setup(lang), info))
 
     async def list(self, *, user_id: str | None = None) -> list[SessionInfo]:
-        return await self.app.session_store.list_sessions(agent_id=self.agent_id, user_id=user_id)
+        found = await self.app.session_store.list_sessions(agent_id=self.agent_id, user_id=user_id)
+        return [info for info in found if not is_background(info.id)]
 
     def forget(self, session_id: str) -> None:
         """A deleted session is not resumed from memory."""

@@ -198,3 +198,30 @@ def _entries(folder: Path) -> list[Path]:
         return list(folder.iterdir())
     except OSError:
         return []
+
+
+def watch_folder(
+    folder: Path, wanted: Callable[[str], bool], stop: asyncio.Event, *, step_ms: int = 50
+) -> AsyncIterator[set[str]]:
+    """Batches of changed paths among `folder`'s entries whose name `wanted` accepts, until
+    `stop`: inotify on Linux — its watch exists when this returns, so nothing written after
+    is missed — and watchfiles elsewhere (waking every `step_ms`)."""
+    if available():
+        return InotifyWatch(folder, wanted).changes(stop)
+    return _watchfiles(folder, wanted, stop, step_ms)
+
+
+async def _watchfiles(
+    folder: Path, wanted: Callable[[str], bool], stop: asyncio.Event, step_ms: int
+) -> AsyncIterator[set[str]]:
+    from watchfiles import awatch
+
+    async for changes in awatch(
+        folder,
+        watch_filter=lambda _change, path: wanted(Path(path).name),
+        step=step_ms,
+        debounce=50,
+        stop_event=stop,
+        recursive=False,
+    ):
+        yield {path for _change, path in changes}

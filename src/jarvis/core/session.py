@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from jarvis.agent_layer.events import AgentEnd, AgentError, EventSink
 from jarvis.agent_layer.loop import AgentLoopConfig, LoopResult, run_agent_loop
-from jarvis.agent_layer.sessions.base import SessionEntry, SessionInfo, SessionStore
+from jarvis.agent_layer.sessions.base import SessionEntry, SessionInfo, SessionStore, is_background
 from jarvis.agent_layer.tools import LoopTools, ToolCallContext
 from jarvis.common.clock import Clock
 from jarvis.common.i18n import Language, t
@@ -70,6 +70,8 @@ class SessionSetup:
     # Held for the whole turn: the model server's lane (`model_layer/lanes.py`), so background
     # calls there wait until the person's turn is over. None: nothing to hold.
     person_turn: Callable[[], contextlib.AbstractContextManager[None]] | None = None
+    # A person can answer approvals (False: schedules, goals, Focus steps — nobody to ask).
+    attended: bool = True
 
     @property
     def memory_owner(self) -> str:
@@ -223,6 +225,9 @@ class AgentSession:
             language=setup.language,
         )
         config = await self._loop_config()
+        if plan is not None:  # with a person to ask, a thought may open the turn with a call
+            askable = [spec.name for spec in tools.specs()] if setup.attended else []
+            config = plan.loop_config(config, askable, checked.text)
         result = await run_agent_loop(
             provider=setup.provider,
             model=setup.model,
@@ -231,7 +236,7 @@ class AgentSession:
             tools=tools,
             emit=ending.hold,
             tool_context=ctx,
-            config=plan.loop_config(config) if plan else config,
+            config=config,
             agent_name=setup.agent_name,
             transform_context=setup.plugins.transform_context,
         )
@@ -328,7 +333,7 @@ class AgentSession:
 
     async def _episode(self, outcome: TurnOutcome, result: LoopResult) -> None:
         memory = self.setup.memory
-        if memory is None:
+        if memory is None or is_background(self.id):  # background work is not the person's
             return
         calls = [
             (run.call.name, run.call.arguments)

@@ -67,6 +67,8 @@ LINES = [
     "/greet Bob",
     "/procedures approve list-and-echo",
     "/list-and-echo docs",
+    "/learner",
+    "/learner reset nope",
     "/new",
 ]
 

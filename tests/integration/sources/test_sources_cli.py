@@ -56,3 +56,25 @@ def test_add_check_grant_list_remove(tmp_path: Path, httpserver: HTTPServer) -> 
     assert "news [on]" in listed and "web_fetch:granted" in listed and "304 not modified" in listed
     assert jarvis(tmp_path, "remove", "news").stdout.strip() == "news: removed"
     assert jarvis(tmp_path, "list").stdout.strip() == "(no sources in ~/.jarvis/external_sources/)"
+
+
+@pytest.mark.timeout(600)
+def test_edit_sets_notify_and_max_per_day_for_the_owner_only(tmp_path: Path) -> None:
+    (tmp_path / "script.json").write_text(json.dumps([]), encoding="utf-8")
+    path = tmp_path / "external_sources" / "news.yaml"
+    path.parent.mkdir(parents=True)
+    text = "# mine\nurl: https://n.example/feed\nnotify: digest\nmax_per_day: 20\nowner: local\n"
+    path.write_text(text, encoding="utf-8")
+    bad = jarvis(tmp_path, "edit", "news", "--max-per-day", "0")
+    assert bad.returncode == 2
+    assert bad.stderr.strip().splitlines()[-1] == (
+        "max_per_day: Input should be greater than or equal to 1"
+    )
+    assert path.read_text(encoding="utf-8") == text
+    other = jarvis(tmp_path, "edit", "news", "--notify", "off", "--user", "mina")
+    assert other.returncode == 2 and "only the owner (local)" in other.stderr
+    done = jarvis(tmp_path, "edit", "news", "--notify", "immediate", "--max-per-day", "5")
+    assert done.stdout.strip() == "news: notify immediate, max_per_day 5", done.stderr
+    assert path.read_text(encoding="utf-8") == text.replace("digest", "immediate").replace(
+        "20", "5"
+    )

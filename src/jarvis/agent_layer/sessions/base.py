@@ -17,6 +17,16 @@ class SessionInfo(BaseModel):
     turns: int = 0
 
 
+# Sessions of background work (a Focus task's planning call and steps) have ids that start with
+# this: they are kept and open by id, but are not the person's conversations — not listed,
+# not searched, and their turns are not remembered as the person's episodes.
+BACKGROUND_PREFIX = "bg-"
+
+
+def is_background(session_id: str) -> bool:
+    return session_id.startswith(BACKGROUND_PREFIX)
+
+
 class SessionEntry(BaseModel):
     """One history record: a message, the turn it belongs to and when it was written."""
 

@@ -1,5 +1,5 @@
 """Hold points for the crash tests (tests/faults/test_focus_crash.py,
-tests/faults/test_sources_processes.py).
+tests/faults/test_sources_processes.py: `source:recorded`, `source:decided`).
 
 With `JARVIS_TEST_FOCUS_HOLD=<point>` set, the process that reaches `<point>` writes the point's
 name to `<home>/<marker>` (`focus-held` unless told) and stops there for good (the event loop

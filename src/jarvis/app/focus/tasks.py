@@ -47,6 +47,7 @@ class FocusTasks:
     def __init__(
         self, home: Path, now_ms: Callable[[], int], lang: Language, send: Send | None = None
     ) -> None:
+        self.home = home
         self.store = FocusStore(home)
         self.now_ms = now_ms
         self.lang = lang

@@ -12,9 +12,8 @@ from typing import Any, ClassVar
 from jarvis.agent_layer.tools import ToolResult
 from jarvis.app.focus.tasks import FocusTasks, Send
 from jarvis.common.i18n import Language, t
+from jarvis.core.focus.state import MAX_OBJECTIVE
 from jarvis.core.tools.base import Tool, ToolArgumentError, ToolEnv
-
-MAX_OBJECTIVE = 500
 
 
 class FocusTool(Tool):

@@ -5,6 +5,9 @@ a prompt that runs as an ordinary turn, through the tool gate like any other."""
 
 from __future__ import annotations
 
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
 from jarvis.app.infra import AppAssembly
 from jarvis.common.i18n import Language, t
 from jarvis.core.commands import CommandContext, Handler, Outcome, Reply, RunPrompt
@@ -56,6 +59,12 @@ def record(
     return t("proactive.do_it", lang, text=said.text)
 
 
+def muted_until(store: ProactiveStore, agent_id: str, topic: str, now_ms: int) -> int | None:
+    """Until when the agent keeps quiet about `topic` (None: it is not muted)."""
+    until = store.load(agent_id).learner.muted_until_ms.get(topic, 0)
+    return until if until > now_ms else None
+
+
 def last_message(store: ProactiveStore, user_id: str) -> tuple[str, Said] | None:
     """The newest proactive message said to this person, by any agent: (agent, message)."""
     found: list[tuple[int, str, Said]] = []
@@ -81,12 +90,20 @@ def feedback_command(app: AppAssembly) -> Handler:
         if last is None:
             return Reply(t("proactive.feedback.none", ctx.lang))
         agent_id, said = last
-        answered = said.feedback
+        answered = said.feedback and said.feedback not in learner.IMPLICIT
         now = app.clock.now_ms()
         prompt = record(store, agent_id, ctx.user_id, said.message_id, feedback, now, ctx.lang)
         if prompt:
             return RunPrompt(prompt)
         key = "proactive.feedback.already" if answered else f"proactive.feedback.{feedback}"
-        return Reply(t(key, ctx.lang, text=said.text[:80]))
+        line = t(key, ctx.lang, text=said.text[:80])
+        until = muted_until(store, agent_id, said.topic, now)
+        if until and not answered and feedback == "thumbs_down":  # said where it was answered
+            day = datetime.fromtimestamp(until / 1000, ZoneInfo(app.settings.timezone))
+            muted = t(
+                "proactive.feedback.muted", ctx.lang, topic=said.topic, until=f"{day:%Y-%m-%d}"
+            )
+            line = f"{line}\n{muted}"
+        return Reply(line)
 
     return handler

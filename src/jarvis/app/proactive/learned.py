@@ -12,7 +12,7 @@ from jarvis.common.i18n import t
 from jarvis.core.commands import CommandContext, Handler, Outcome, Reply
 from jarvis.core.proactive.learner_view import describe, lines
 from jarvis.core.proactive.learner_view import reset as reset_state
-from jarvis.core.proactive.store import ProactiveStore
+from jarvis.core.proactive.store import ProactiveStore, Said
 
 
 class Speakers(Protocol):
@@ -41,6 +41,15 @@ def views(speaker: Speakers, now_ms: int) -> list[dict[str, Any]]:
         view = agent_view(speaker.store, agent_id, now_ms)
         out.append({**view, "name": profile.name or agent_id, "speaks_first": speaks})
     return out
+
+
+def said_of(store: ProactiveStore, message_id: str) -> tuple[str, Said] | None:
+    """The agent and the message a `proactive:<agent>:<id>` names (None: not kept)."""
+    parts = message_id.split(":")
+    if len(parts) != 3 or not store.path(parts[1]).exists():
+        return None
+    found = next((s for s in store.load(parts[1]).said if s.message_id == message_id), None)
+    return (parts[1], found) if found is not None else None
 
 
 def reset(store: ProactiveStore, agent_id: str, kind: str = "", topic: str = "") -> bool:

@@ -107,7 +107,7 @@ class FocusRunner:
             return {"status": "skipped"}
         hold_point(self.home, "plan:begun")
         prompt = t("focus.plan_prompt", self.lang, objective=task.objective, max=MAX_STEPS)
-        report = await self.turns.run(task, prompt, f"🔎 {task.id}")
+        report = await self.turns.run(task, prompt, f"🔎 {task.id}", background=True)
         steps = parse_plan(report.answer) if report.status != "failed" else None
         hold_point(self.home, "plan:answered")
         event: Event = "planned" if steps else "plan_rejected"
@@ -164,7 +164,7 @@ class FocusRunner:
                 task_id, number, None, f"pre-approval missing: {missing}"
             )
         report = await self.turns.run(
-            task, self._step_prompt(task, number), f"🔎 {task.id} {number}"
+            task, self._step_prompt(task, number), f"🔎 {task.id} {number}", background=True
         )
         hold_point(self.home, f"{number}:answered")
         if report.status == "failed":

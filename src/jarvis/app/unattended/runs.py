@@ -66,10 +66,15 @@ class UnattendedTurns:
         )
         return Gate(sandbox, self.app.audit, self.app.settings.language)
 
-    async def run(self, definition: Definition, prompt: str, title: str) -> TurnReport:
+    async def run(
+        self, definition: Definition, prompt: str, title: str, *, background: bool = False
+    ) -> TurnReport:
+        """One turn in a new session of the owner's (`background`: see `create_unattended`)."""
         gate = await self.gate_for(definition)
         builder = self.builder(definition.agent)
-        session = await builder.create_unattended(gate, user_id=definition.owner, title=title)
+        session = await builder.create_unattended(
+            gate, user_id=definition.owner, title=title, background=background
+        )
         outcome = await session.prompt(prompt)
         await session.settle()
         tokens = 0

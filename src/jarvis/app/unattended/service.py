@@ -11,6 +11,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from jarvis import __version__
+from jarvis.app.focus.outbox import FocusOutbox
 from jarvis.app.infra import AppAssembly
 from jarvis.app.proactive.speaker import ProactiveSpeaker
 from jarvis.app.session_builder import SessionBuilder
@@ -69,6 +70,7 @@ class Unattended:
         settings = app.settings
         dsn = settings.storage.postgres_dsn if app.shared else None
         self.hub = ProactiveHub(dsn, terminal=_show_in_terminal)
+        self.outbox = FocusOutbox(settings.home, self.hub.send)
         self.turns = UnattendedTurns(app, builders)
         self.speaker = ProactiveSpeaker(app, builders, self.hub)  # speaking first (off by default)
         url, schema = engine_url(app)
@@ -81,7 +83,9 @@ class Unattended:
     def preapprovals(self) -> PreapprovalStore:
         return self.turns.preapprovals
 
-    async def start(self, *, tick: bool = True) -> None:
+    async def start(self, *, tick: bool = True, serving: bool = False) -> None:
+        """`serving`: this is a serve process, which sends on what `jarvis focus …` in a
+        terminal tells the windows (the focus outbox); a chat or a CLI command never takes it."""
         for name in PROPOSAL_TOOLS:
             if name not in self.app.settings.security.no_standing_consent:
                 self.app.settings.security.no_standing_consent.append(name)
@@ -96,6 +100,8 @@ class Unattended:
         if not self.app.settings.scheduler.enabled:
             return
         await self.hub.start()
+        if serving:
+            await self.outbox.start()
         # The engine's library is slow to import: off the event loop, so serving goes on.
         await asyncio.to_thread(importlib.import_module, "jarvis.app.unattended.workflows")
         runtime = UnattendedRuntime(self.app, self.turns, self.engine, self.hub, self.speaker)
@@ -112,6 +118,7 @@ class Unattended:
         if self.runtime is not None:
             await self.runtime.stop_ticking()
         self.engine.destroy()
+        await self.outbox.stop()
         await self.hub.aclose()
 
     # -- schedules ----------------------------------------------------------------------------

@@ -13,8 +13,10 @@ messages keep their ids (windows show an id once).
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import TYPE_CHECKING, Any
 
+from jarvis.app.focus.hold import hold_point
 from jarvis.app.infra import AppAssembly
 from jarvis.app.sources.fetch import SourceFetcher
 from jarvis.app.sources.poller import SourcePoller
@@ -126,6 +128,8 @@ class SourceRuns:
             decision = self._decide(source, slot, entries, now)
             held = [e for i, e in enumerate(entries) if i not in decision.spoken]
             await asyncio.to_thread(self._record, seen, source.id, batch, held, decision, now)
+            # decided, nothing said yet: the crash tests' kill point
+            hold_point(self.home, "source:decided", f"source-held.{os.getpid()}")
         lang = self.app.language_of(source.owner)  # the owner's page, else the setting
         for i in decision.spoken:
             text = digest_text(source.id, [entries[i]], lang)

@@ -28,6 +28,11 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "ko": "이 에이전트는 먼저 말하지 않아서 ‘{topic}’에 대해 멈출 것이 없어요.",
         "en": "This agent doesn't speak first, so there is nothing about “{topic}” to stop.",
     },
+    "proactive.feedback.muted": {
+        "ko": "🔇 ‘{topic}’ 얘기는 {until}까지 먼저 꺼내지 않을게요. "
+        "(되돌리기: /learner unmute {topic})",
+        "en": "🔇 I won't bring up “{topic}” first until {until}. (Undo: /learner unmute {topic})",
+    },
     "learner.header": {
         "ko": "{agent} — 먼저 말하기에서 배운 것",
         "en": "{agent} — what speaking first has learned",

@@ -36,6 +36,7 @@ Event = Literal[
 TERMINAL: frozenset[str] = frozenset({"done", "failed", "cancelled"})
 TASK_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 MAX_STEPS = 12
+MAX_OBJECTIVE = 500
 MAX_STEP_CHARS = 300
 
 # (status, event) → the next status. Anything missing is not allowed (None).

@@ -13,7 +13,7 @@ import asyncio
 import copy
 import dataclasses
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -36,6 +36,7 @@ from jarvis.agent_layer.thought.events import (
     ThoughtEnd,
     ThoughtRoute,
 )
+from jarvis.common.clock import new_id
 from jarvis.common.i18n import Language, t
 from jarvis.common.logging import get_logger
 from jarvis.core.thinking.fillers import (
@@ -45,6 +46,7 @@ from jarvis.core.thinking.fillers import (
     choose_tool_filler,
     tool_keys,
 )
+from jarvis.core.thinking.proposals import focus_proposal
 from jarvis.model_layer.messages import AssistantMessage, Message, UserMessage
 
 _log = get_logger("jarvis.thought")
@@ -86,12 +88,19 @@ class ThinkingPlan:
         said = (self.person, self.unspoken, self.heard, thought)
         return "\n\n".join(part for part in said if part)
 
-    def loop_config(self, config: AgentLoopConfig) -> AgentLoopConfig:
-        """The routed "think" buys the provider's effort setting, when the model has one."""
-        if not self.route.think or self.effort is None:
-            return config
-        options = config.options.model_copy(update={"reasoning_effort": self.effort})
-        return dataclasses.replace(config, options=options)
+    def loop_config(
+        self, config: AgentLoopConfig, askable: Collection[str] = (), text: str = ""
+    ) -> AgentLoopConfig:
+        """The routed "think" buys the provider's effort setting, when the model has one; a
+        thought's `start_focus` opens the turn with a `focus` call (`proposals.py`) when
+        `askable` — the turn's tools, none when nobody can be asked — has it."""
+        if self.route.think and self.effort is not None:
+            options = config.options.model_copy(update={"reasoning_effort": self.effort})
+            config = dataclasses.replace(config, options=options)
+        call = focus_proposal(self.frame, text, askable, f"call_{new_id()[:24]}")
+        if call is not None:
+            config = dataclasses.replace(config, opening=AssistantMessage(tool_calls=[call]))
+        return config
 
 
 @dataclass(frozen=True)

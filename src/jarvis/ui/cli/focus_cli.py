@@ -2,23 +2,29 @@
 
 The task's files in `~/.jarvis/focus/<id>/`; a running `jarvis serve` (its scheduler on) plans
 the task and runs its steps on the durable engine. `show --area log|references|analysis|plan`.
+A change made here reaches the owner's open windows through the focus outbox
+(`jarvis.app.focus.outbox`): the serving process sends it on.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Annotated
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
 if TYPE_CHECKING:
     from jarvis.app.focus.tasks import Action, FocusTasks
+    from jarvis.core.focus.state import FocusTask
+
+T = TypeVar("T")
 
 focus = typer.Typer(help="Focus tasks: long work that survives restarts.", no_args_is_help=True)
 _User = Annotated[str, typer.Option("--user", help="Who asks (the terminal user: local).")]
 
 
-def _tasks() -> FocusTasks:
+def _tasks(send: Any = None) -> FocusTasks:
     from jarvis.app.focus.tasks import FocusTasks
     from jarvis.app.settings import SettingsError, load_settings
     from jarvis.common.clock import now_ms
@@ -28,7 +34,23 @@ def _tasks() -> FocusTasks:
         settings = load_settings()
     except SettingsError as exc:
         raise fail(str(exc)) from None
-    return FocusTasks(settings.home, now_ms, settings.language)
+    return FocusTasks(settings.home, now_ms, settings.language, send)
+
+
+def _told(work: Callable[[FocusTasks], Coroutine[Any, Any, T]]) -> T:
+    """Run `work` on the tasks; what it tells the owner's windows goes to the outbox, for
+    the serving processes to send on."""
+    from jarvis.app.focus.outbox import post
+
+    told: list[tuple[str, dict[str, Any]]] = []
+
+    async def collect(user: str, event: dict[str, Any]) -> None:
+        told.append((user, event))
+
+    tasks = _tasks(collect)
+    result = asyncio.run(work(tasks))
+    post(tasks.home, told)
+    return result
 
 
 @focus.command("start")
@@ -42,8 +64,12 @@ def start(
     """Start a Focus task: a served Jarvis plans it and runs its steps."""
     from jarvis.common.i18n import t
 
-    tasks = _tasks()
-    task = tasks.start(objective, owner=user, max_turns=max_turns)
+    async def begin(tasks: FocusTasks) -> tuple[FocusTasks, FocusTask]:
+        task = tasks.start(objective, owner=user, max_turns=max_turns)
+        await tasks.announce(task, "")
+        return tasks, task
+
+    tasks, task = _told(begin)
     typer.echo(t("focus.created", tasks.lang, task=task.id, objective=task.objective))
     typer.echo(task.id)
 
@@ -83,7 +109,7 @@ def _act(task_id: str, action: Action, user: str) -> None:
     from jarvis.ui.cli.assembly import fail
 
     try:
-        task = asyncio.run(_tasks().act(task_id, action, user))
+        task = _told(lambda tasks: tasks.act(task_id, action, user))
     except (LookupError, PermissionError, ValueError) as exc:
         raise fail(str(exc)) from None
     typer.echo(f"{task.id} [{task.status}]")

@@ -1,5 +1,5 @@
-"""`jarvis sources [list] | add <id> <url> | grant <id> | remove <id> | check <id>`: external
-sources (docs/sources.md) from a shell.
+"""`jarvis sources [list] | add <id> <url> | grant <id> | edit <id> | remove <id> | check <id>`:
+external sources (docs/sources.md) from a shell.
 
 A source is added off; `grant` is the owner's pre-approval of web_fetch to its host (the same
 store and audit lines as a schedule's tools) and turns it on. `check` polls now, prints what is
@@ -105,6 +105,30 @@ def grant(source_id: str, user: _User = "local") -> None:
 
         source = await grant_source(app.settings.home, store, source_id, user)
         return f"{source_id}: web_fetch to {source.host} pre-approved by {user}; on"
+
+    _run(work)
+
+
+@sources.command()
+def edit(
+    source_id: str,
+    notify: Annotated[str | None, typer.Option(help="digest | immediate | off")] = None,
+    max_per_day: Annotated[str | None, typer.Option(help="1–1000")] = None,
+    user: _User = "local",
+) -> None:
+    """Set a source's notify / max_per_day (the owner only; the file keeps its other lines)."""
+
+    async def work(app: AppAssembly, store: PreapprovalStore) -> str:
+        from jarvis.app.sources.manage import edit_source, find_source
+        from jarvis.core.scheduler.preapproval import NotOwner
+
+        owner = find_source(app.settings.home, source_id).owner
+        if owner != user:
+            raise NotOwner(f"only the owner ({owner}) may change source:{source_id}")
+        changes = {"notify": notify, "max_per_day": max_per_day}
+        changes = {k: v for k, v in changes.items() if v is not None}
+        source = edit_source(app.settings.home, source_id, **changes)
+        return f"{source_id}: notify {source.notify}, max_per_day {source.max_per_day}"
 
     _run(work)
 

@@ -12,6 +12,7 @@ from fastapi import FastAPI, HTTPException, Request
 from pydantic import BaseModel, Field
 
 from jarvis.app.proactive import learned
+from jarvis.app.proactive.feedback import muted_until
 from jarvis.app.thinking_setup import user_model_store
 from jarvis.common.clock import new_id
 from jarvis.core.user_model import FIELDS, UserModelFileError, forget, pin, set_by_person
@@ -54,7 +55,11 @@ def register(app: FastAPI, state: WebApp) -> None:
         if prompt is None:
             raise HTTPException(404, "no such proactive message of yours")
         # "do it": the window sends this as an ordinary turn (the tool gate asks as always).
-        return {"ok": True, "prompt": prompt or None}
+        # A 👎 that muted the topic: the card says so, and until when.
+        said = learned.said_of(speaker.store, body.message_id)
+        until = muted_until(speaker.store, said[0], said[1].topic, now) if said else None
+        topic = said[1].topic if said and until else None
+        return {"ok": True, "prompt": prompt or None, "muted_topic": topic, "muted_until_ms": until}
 
     @app.get("/api/proactive/learner")
     async def learner_view() -> dict[str, Any]:

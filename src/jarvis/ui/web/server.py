@@ -77,7 +77,7 @@ def create_app(assembly: AppAssembly, *, after_start: Callable[[], None] | None 
             _log.error("%s", exc)  # one clear line; uvicorn then stops
             raise
         state.follow_other_processes()
-        await state.unattended.start()
+        await state.unattended.start(serving=True)
         if after_start is not None:
             after_start()
         try:

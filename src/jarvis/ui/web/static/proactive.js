@@ -8,18 +8,21 @@
   if (!hud) return;
   const L = {
     ko: { up: "도움이 됐어요", down: "필요 없어요", doIt: "해 줘", thanks: "고마워요", noted: "알겠어요, 덜 말할게요",
+      mutedUntil: (topic, until) => `🔇 ‘${topic}’ 얘기는 ${until}까지 하지 않을게요`,
       title: "배운 것", none: "아직 배운 것이 없어요", off: "먼저 말하기 꺼짐", resetAll: "모두 지우기",
-      reset: "지우기", unmute: "다시 허용", until: "까지", threshold: "기준", show: "배운 것 보기",
+      reset: "지우기", unmute: "다시 허용", until: (d) => `${d}까지`, threshold: "기준", show: "배운 것 보기",
       counts: ["👍", "👎", "해 줘", "답장", "무시", "그만"], once: "한 번 거절",
       kinds: { reminder: "리마인더", follow_up: "후속", suggestion: "제안", news: "소식" } },
     en: { up: "Helpful", down: "Not useful", doIt: "Do it", thanks: "Thanks", noted: "Noted — I'll say less",
+      mutedUntil: (topic, until) => `🔇 No more “${topic}” until ${until}`,
       title: "What I've learned", none: "Nothing learned yet", off: "speaking first off", resetAll: "Reset all",
-      reset: "Reset", unmute: "Unmute", until: "until", threshold: "threshold", show: "See what I learned",
+      reset: "Reset", unmute: "Unmute", until: (d) => `until ${d}`, threshold: "threshold", show: "See what I learned",
       counts: ["👍", "👎", "do it", "replies", "ignored", "stop"], once: "dismissed once",
       kinds: { reminder: "Reminders", follow_up: "Follow-ups", suggestion: "Suggestions", news: "News" } },
   };
   const S = () => L[hud.lang()] || L.ko;
   const el = hud.el;
+  const day = (ms) => new Date(ms).toLocaleDateString(hud.lang() === "en" ? "en-GB" : "ko-KR", { month: "short", day: "numeric" });
   const css = document.createElement("link");
   css.rel = "stylesheet"; css.href = "/static/proactive.css";
   document.head.appendChild(css);
@@ -33,6 +36,8 @@
     for (const b of item.querySelectorAll(".proactive-actions button")) b.disabled = true;
     const note = item.querySelector(".proactive-note");
     if (note) note.textContent = feedback === "thumbs_down" ? S().noted : feedback === "thumbs_up" ? S().thanks : "";
+    // two 👎 on a topic mute it: the card says so, and until when (the learner card can undo it)
+    if (note && feedback === "thumbs_down" && data.muted_topic) note.textContent = S().mutedUntil(data.muted_topic, day(data.muted_until_ms));
     load(); // the learner card shows the new count
     if (feedback === "do_it" && data.prompt) {
       const input = document.getElementById("input");
@@ -73,7 +78,6 @@
   card.append(el("h2", "", S().title), list);
   side.appendChild(card);
   const fixed = (n) => Number(n).toFixed(2);
-  const day = (ms) => new Date(ms).toLocaleDateString(hud.lang() === "en" ? "en-GB" : "ko-KR", { month: "short", day: "numeric" });
 
   async function reset(body) {
     await fetch("/api/proactive/learner/reset", { ...hud.jsonRequest, method: "POST", body: JSON.stringify(body) });
@@ -110,7 +114,7 @@
     for (const k of agent.kinds) if (KEYS.some((key) => k.counts[key])) items.appendChild(kindRow(agent, k));
     for (const m of agent.muted) {
       const item = el("li", "learner-muted"); item.dataset.topic = m.topic;
-      item.append(el("span", "learner-topic", `🔇 ${m.topic}`), el("span", "muted", `${S().until} ${day(m.until_ms)}`),
+      item.append(el("span", "learner-topic", `🔇 ${m.topic}`), el("span", "muted", S().until(day(m.until_ms))),
         button(S().unmute, "learner-unmute", { agent_id: agent.agent_id, topic: m.topic }));
       items.appendChild(item);
     }
