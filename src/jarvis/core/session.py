@@ -28,6 +28,7 @@ from jarvis.core.plugins import PluginHost
 from jarvis.core.recall import as_typed, recall_into_turn
 from jarvis.core.security.validation import validate_input
 from jarvis.core.thinking import ThinkingPlan, TurnScope, TurnThinking
+from jarvis.memory.config import MemorySettings
 from jarvis.memory.episodes import make_episode
 from jarvis.memory.service import PERSON_WORDS_HEADER, MemoryScope, MemoryService
 from jarvis.model_layer.messages import AssistantMessage, Message, UserMessage
@@ -298,10 +299,12 @@ class AgentSession:
             result.final_text = replaced
 
     async def _recent(self, turn: int) -> list[Message]:
-        """The last turns before this one (this turn's prompt is already stored)."""
-        turns = self.setup.memory.recent_turns if self.setup.memory else 3
-        entries = await self.setup.store.recent(self.id, turns + 1)
-        return [entry.message for entry in entries if entry.turn < turn]
+        """The earlier turns shown with this one, in blocks (`memory/window.py`), as stored: the
+        person's words without the memory that rode with them once, the same bytes each turn."""
+        settings = self.setup.memory.settings if self.setup.memory else MemorySettings()
+        first = settings.first_shown_turn(turn)
+        entries = await self.setup.store.recent(self.id, turn - first + 1)
+        return [entry.message for entry in entries if first <= entry.turn < turn]
 
     async def _recalled(self, query: str, turn: int) -> str:
         """What memory recalls for this turn. It goes with this turn's message, not into the

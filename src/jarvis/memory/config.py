@@ -4,12 +4,26 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from jarvis.memory.window import first_shown_turn
 from jarvis.model_layer.embeddings import EmbeddingSettings
 
 
 class MemorySettings(BaseModel):
     enabled: bool = Field(True, description="Inject recalled memory and record turn episodes.")
-    recent_turns: int = Field(3, ge=0, le=50, description="Turns of history the model sees.")
+    recent_turns: int = Field(
+        3, ge=0, le=50, description="Earlier turns the model sees at least (the seed's 3)."
+    )
+    history_block: int = Field(
+        5,
+        ge=1,
+        le=50,
+        description=(
+            "Earlier turns dropped at once when the window is full: the model sees "
+            "recent_turns to recent_turns + history_block - 1 earlier turns, and the history "
+            "stays append-only between cuts (a model server's prompt cache reuses it). "
+            "1: a window that slides every turn."
+        ),
+    )
     semantic: bool = Field(
         True,
         description="Keep facts the person states as semantic memory (the user model's guard).",
@@ -17,3 +31,7 @@ class MemorySettings(BaseModel):
     recall_limit: int = Field(3, ge=0, le=20, description="Long-term items recalled per turn.")
     # Shared with open loops' same-loop check (seed 001: one setting turns both on).
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+
+    def first_shown_turn(self, turn: int) -> int:
+        """The oldest earlier turn the model sees verbatim with `turn` (`memory/window.py`)."""
+        return first_shown_turn(turn, self.recent_turns, self.history_block)

@@ -72,10 +72,6 @@ class MemoryService:
         self.embedder = embedder or Embedder()
 
     @property
-    def recent_turns(self) -> int:
-        return self.settings.recent_turns
-
-    @property
     def embeds(self) -> bool:
         return self.embedder.name != "none"
 
@@ -145,7 +141,7 @@ class MemoryService:
         return (
             item.kind in _RECALLED
             and item.session_id == scope.session_id
-            and item.turn >= scope.turn - self.recent_turns
+            and item.turn >= self.settings.first_shown_turn(scope.turn)
         )
 
     async def record_episode(self, episode: Episode) -> None:

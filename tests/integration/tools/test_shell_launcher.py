@@ -58,3 +58,42 @@ async def test_the_command_is_started_in_the_calls_first_step(
     assert (tmp_path / hold.MARKER).read_text() == "spawn"
     abort.set()
     assert "aborted" in (await call).content
+
+
+async def test_the_command_has_only_stdin_stdout_and_stderr(tmp_path: Path) -> None:
+    """No status pipe, no launcher socket, no outer stdin: fds 0 (/dev/null), 1 and 2."""
+    result = await run(BASH, tmp_path, command="ls -l /proc/$$/fd | awk 'NR > 1 {print $9, $11}'")
+    lines = result.content.split("stdout:\n", 1)[1].splitlines()
+    assert [line.split()[0] for line in lines] == ["0", "1", "2"], result.content
+    assert lines[0] == "0 /dev/null", result.content
+
+
+async def test_the_command_runs_in_the_outer_processs_session(tmp_path: Path) -> None:
+    """The outer process leads its own session and group, so one signal reaches the command."""
+    command = "awk '{print $5, $6}' /proc/$$/stat; echo $PPID"
+    result = await run(BASH, tmp_path, command=command)
+    group_and_session, outer = result.content.split("stdout:\n", 1)[1].splitlines()
+    assert group_and_session == f"{outer} {outer}", result.content
+
+
+async def test_sigpipe_ends_a_writer_as_in_a_terminal(tmp_path: Path) -> None:
+    """Python ignores SIGPIPE; the command gets the default back (`yes` dies of it)."""
+    result = await run(BASH, tmp_path, command="yes | head -1; echo ${PIPESTATUS[0]}")
+    assert result.content.endswith("y\n141"), result.content
+
+
+def _launcher_children(launcher: int) -> list[int]:
+    children = Path(f"/proc/{launcher}/task/{launcher}/children").read_text().split()
+    return [int(pid) for pid in children]
+
+
+async def test_a_killed_spare_is_replaced(tmp_path: Path) -> None:
+    """The launcher keeps one outer process forked ahead (the spare); killed before it took a
+    request, another takes its place and the next command runs."""
+    launcher = launcher_pid((await run(BASH, tmp_path, command=PARENT_OF_OUTER)).content)
+    spares = _launcher_children(launcher)
+    assert spares, "no spare waiting"
+    for spare in spares:
+        os.kill(spare, signal.SIGKILL)
+    result = await run(BASH, tmp_path, command=f"{PARENT_OF_OUTER}; echo ok")
+    assert result.content.endswith(f"{launcher}\nok"), result.content

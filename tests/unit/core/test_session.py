@@ -65,21 +65,41 @@ async def test_a_turn_is_recorded_with_the_user_message_first() -> None:
     assert info is not None and info.turns == 1 and info.title == "hello"
 
 
-async def test_the_model_sees_only_the_last_three_turns() -> None:
-    provider = FauxProvider([f"answer {i}" for i in range(1, 7)])
+async def test_the_model_sees_earlier_turns_in_blocks_at_least_three() -> None:
+    """3 to 7 earlier turns, the oldest 5 dropped at once (`memory/window.py`)."""
+    provider = FauxProvider([f"answer {i}" for i in range(1, 11)])
     session, _, _ = await make_session(provider)
-    for i in range(1, 7):
+    for i in range(1, 11):
         await session.prompt(f"question {i}")
-    shown = [m.content for m in provider.calls[-1].messages if isinstance(m, UserMessage)]
-    assert shown[:3] == ["question 3", "question 4", "question 5"]
-    assert shown[3].endswith("\n\n[사용자 입력]\nquestion 6")  # after what memory recalls
+    shown = [
+        [m.content for m in call.messages if isinstance(m, UserMessage)] for call in provider.calls
+    ]
+    assert shown[7][:7] == [f"question {i}" for i in range(1, 8)]  # turn 8: all 7 earlier
+    assert shown[8][:3] == ["question 6", "question 7", "question 8"]  # turn 9: cut to 3
+    assert shown[9][:4] == ["question 6", "question 7", "question 8", "question 9"]
+    assert shown[9][4].endswith("\n\n[사용자 입력]\nquestion 10")  # after what memory recalls
+
+
+async def test_what_is_re_sent_is_byte_identical_between_cuts() -> None:
+    """Between two cuts each call's history is the previous call's, plus the previous turn as
+    stored: the earlier turns' words without the memory that rode with them once."""
+    provider = FauxProvider([f"noted {i}" for i in range(8)])
+    session, _, _ = await make_session(provider)
+    await session.prompt("my parking spot is B12")
+    for i in range(7):
+        await session.prompt(f"where did I park, take {i}")
+    for before, after in zip(provider.calls[1:], provider.calls[2:], strict=False):
+        kept = before.messages[:-1]  # the earlier turns; the last is that turn's own message
+        assert after.messages[: len(kept)] == kept
+        assert after.messages[len(kept)].content == f"where did I park, take {len(kept) // 2 - 1}"
+    assert "[사용자 입력]" not in str([m.content for m in provider.calls[-1].messages[:-1]])
 
 
 async def test_recalled_memory_goes_with_this_turn_and_the_prefix_stays_stable() -> None:
-    provider = FauxProvider([f"noted {i}" for i in range(6)])
+    provider = FauxProvider([f"noted {i}" for i in range(9)])
     session, store, _ = await make_session(provider)
     await session.prompt("my parking spot is B12")
-    for i in range(4):
+    for i in range(7):  # turn 9 shows turns 6–8: turn 1 comes back only through memory
         await session.prompt(f"filler {i}")
     await session.prompt("where is my parking spot")
     last = provider.calls[-1]

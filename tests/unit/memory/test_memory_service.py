@@ -37,12 +37,25 @@ async def test_sections_follow_the_seed_order() -> None:
 
 
 async def test_recall_skips_turns_the_model_already_sees() -> None:
-    memory = MemoryService(MemorySettings(recent_turns=3))
+    memory = MemoryService(MemorySettings(recent_turns=3, history_block=1))
     for turn in range(1, 6):
         await memory.record_episode(episode(turn, f"report number{turn} draft"))  # type: ignore[arg-type]
     block = await memory.observe(MemoryScope("main", "u", "s1", 6), "report draft")
     assert "number1" in block and "number2" in block
     assert "number3" not in block and "number5" not in block
+
+
+async def test_recall_follows_the_block_window() -> None:
+    """Turn 9 shows turns 6–8 (turns 1–5 were cut at once), turn 8 shows 1–7: recall takes
+    exactly the turns the model does not see."""
+    memory = MemoryService(MemorySettings(recent_turns=3, history_block=5, recall_limit=10))
+    for turn in range(1, 9):
+        await memory.record_episode(episode(turn, f"report number{turn} draft"))  # type: ignore[arg-type]
+    at_8 = await memory.observe(MemoryScope("main", "u", "s1", 8), "report draft")
+    assert "number" not in at_8
+    at_9 = await memory.observe(MemoryScope("main", "u", "s1", 9), "report draft")
+    assert all(f"number{turn} " in at_9 for turn in range(1, 6))
+    assert not any(f"number{turn} " in at_9 for turn in range(6, 9))
 
 
 async def test_recall_is_scoped_to_agent_and_user() -> None:

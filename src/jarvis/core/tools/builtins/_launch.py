@@ -9,9 +9,11 @@ sandbox it was setting up.)
 - `start(argv, cwd, env, stdin, stdout, stderr, pass_fds, preexec) -> Popen`.
 - `await exited(popen, pid=0) -> int | None`: until it ended, waiting on a pidfd (no thread, no
   polling); the exit status for our own child.
-- `LAUNCHER.start(argv, cwd, env, stdio, extra) -> pid`: the same through the pre-forked
-  launcher (`_launcher_main.py`), for the unconfined bash whose outer process must be a child
-  subreaper: no `preexec_fn` in the server, no copy of the server.
+- `LAUNCHER.start(argv, cwd, env, stdio, status) -> pid`: the unconfined command through the
+  pre-forked launcher (`_launcher_main.py`): its outer process (a fork of the launcher, a child
+  subreaper in its own session, no exec) starts `argv` with `posix_spawn`, writes its exit
+  status to `status`, and holds its orphans until `stdio[0]` is closed. No `preexec_fn` and no
+  copy of the server; no outer bash.
 - `lifeline() -> int`: the read end of a pipe whose write end only this process holds. A
   process that inherited it sees it readable (EOF) once this process is gone: the sandbox's
   first line checks it, which closes the gap where this process died while bubblewrap was
@@ -109,10 +111,10 @@ class LaunchError(OSError):
 
 class Launcher:
     """The pre-forked launcher (`_launcher_main.py`): a small process, started once, that forks
-    the unconfined outer bash for us — a child subreaper needs a `preexec_fn`, and forking a
-    small process costs a fraction of copying the server. Synchronous like `start`: when
-    `start` returns, the process exists. Restarted if it died; per process (a fork makes its
-    own)."""
+    the unconfined command's outer process for us — a child subreaper needs code between fork
+    and exec, and forking a small process costs a fraction of copying the server. Synchronous
+    like `start`: when `start` returns, the outer process exists. Restarted if it died; per
+    process (a fork makes its own)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -126,11 +128,12 @@ class Launcher:
         cwd: Path,
         env: dict[str, str],
         stdio: tuple[int, int, int],
-        extra: Sequence[int] = (),
+        status: int,
     ) -> int:
-        """The pid of the started process; its fds 3, 4, … are `extra`."""
+        """The pid of the outer process: `stdio` is its stdin (held until closed) and the
+        command's stdout and stderr (its stdin is /dev/null); `status` gets the exit status."""
         request = json.dumps({"argv": list(argv), "cwd": str(cwd), "env": env}).encode()
-        fds = array.array("i", [*stdio, *extra])
+        fds = array.array("i", [*stdio, status])
         with self._lock:
             for attempt in range(2):
                 sock = self._connected()

@@ -1,10 +1,12 @@
 """Everything a command started, found and killed — also what left its process group.
 
-`bash -c CMD` runs under an outer bash that is a *child subreaper* (`prctl`, Linux): whatever
+`bash -c CMD` runs under an outer process that is a *child subreaper* (`prctl`, Linux): whatever
 the command starts and then orphans — `setsid` daemons, double forks — is re-parented to that
 outer process instead of init, so it stays in the outer process's tree until we kill it. The
-outer bash reports the command's exit status on a pipe and then waits on its stdin; we kill
-the whole tree below it, then close stdin and let it exit.
+outer process reports the command's exit status on a pipe and then waits on its stdin; we kill
+the whole tree below it, then close stdin and let it exit. Unconfined it is a fork of the
+pre-forked launcher (`_launcher_main.py`); inside the sandbox, and when the launcher cannot be
+used, an outer bash (`OUTER_SCRIPT`, PID 1 of the sandbox's namespace there).
 
 `descendants(pid)` reads `/proc`; `kill_tree(pid, grace)` SIGTERMs every descendant, SIGKILLs
 what is left after `grace` seconds (again and again, so a process forking while we kill is

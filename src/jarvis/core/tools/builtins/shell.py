@@ -2,13 +2,14 @@
 finishes, times out, is aborted or cancelled, everything it started is killed — children such
 as `sleep 100 &` and also daemons that left the group with `setsid` — and the result says so.
 
-With a `Confiner` (`core/confine/`, `security.sandbox`) the same outer bash runs inside
-bubblewrap as PID 1 of its own namespace: read-only system, the workspace writable, secrets
-hidden, no network unless a person approved the call, resource limits set.
+With a `Confiner` (`core/confine/`, `security.sandbox`) an outer bash (`_reaper.OUTER_SCRIPT`)
+runs inside bubblewrap as PID 1 of its own namespace: read-only system, the workspace
+writable, secrets hidden, no network unless a person approved the call, resource limits set.
 
 Nothing is started with a `preexec_fn` from the server (that makes Python copy the whole
-process): bwrap is started directly (vfork), the unconfined outer bash through the pre-forked
-launcher (`_launch.LAUNCHER`), which makes it a subreaper."""
+process): bwrap is started directly (vfork); the unconfined command through the pre-forked
+launcher (`_launch.LAUNCHER`), whose forked outer process is the subreaper and starts
+`bash -c CMD` with `posix_spawn` (no outer bash there)."""
 
 from __future__ import annotations
 
@@ -157,7 +158,7 @@ class BashTool(BuiltinTool):
 @dataclass
 class _Child:
     """The started process (`popen` when it is our own child, None when the launcher started
-    it) and the write end of its stdin (closing it lets the outer bash exit)."""
+    it) and the write end of its stdin (closing it lets the outer process exit)."""
 
     pid: int
     popen: subprocess.Popen[bytes] | None
@@ -285,9 +286,8 @@ def _spawn(
             fds.append(block)
         preexec = None
     elif reaper.SUPPORTED:
-        # Through the pre-forked launcher: the outer bash gets the status pipe as fd 3.
-        script = reaper.OUTER_SCRIPT.format(status_fd=3)
-        argv = ["/bin/bash", "-c", script, "bash", command]
+        # Through the pre-forked launcher: its outer process is the subreaper, no outer bash.
+        argv = ["/bin/bash", "-c", command]
     else:  # no subreaper: the process group is the fence
         argv = ["/bin/bash", "-c", command]
         status.close_write_end()
@@ -297,9 +297,10 @@ def _spawn(
         if jail is None and reaper.SUPPORTED:
             stdio = (stdin_read, out.write_fd, err.write_fd)
             try:
-                pid = launch.LAUNCHER.start(argv, workspace, environment, stdio, fds)
-            except launch.LaunchError:  # started here after all, with its preexec_fn
-                argv[2] = reaper.OUTER_SCRIPT.format(status_fd=status.write_fd)
+                pid = launch.LAUNCHER.start(argv, workspace, environment, stdio, status.write_fd)
+            except launch.LaunchError:  # started here after all: an outer bash, a preexec_fn
+                script = reaper.OUTER_SCRIPT.format(status_fd=status.write_fd)
+                argv = ["/bin/bash", "-c", script, "bash", command]
                 popen = launch.start(argv, workspace, environment, *stdio, fds, preexec)
                 pid = popen.pid
         else:
