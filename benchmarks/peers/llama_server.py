@@ -72,6 +72,12 @@ def main() -> int:
     parser.add_argument("--ctx", type=int, default=8192, help="n_ctx (SmolLM2 was trained at 8k)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=3600, help="stop after this long")
+    parser.add_argument(
+        "--cache-reuse",
+        type=int,
+        default=0,
+        help="llama.cpp's --cache-reuse: the smallest chunk reused by KV shifting (0: off)",
+    )
     args = parser.parse_args()
     import xllamacpp
 
@@ -83,6 +89,7 @@ def main() -> int:
     params.use_jinja = True
     params.chat_template = TEMPLATE
     params.cache_prompt = True
+    params.n_cache_reuse = args.cache_reuse
     params.port = args.port
     params.hostnames = ["127.0.0.1"]
     params.cpuparams.n_threads = args.threads

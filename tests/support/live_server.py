@@ -158,6 +158,11 @@ def serving(config: Settings) -> Iterator[LiveServer]:
         server.stop()
 
 
+# How long a Tab waits for an event by default: a hang guard, not a budget. Sized so that a
+# machine loaded several times over (CI beside other suites) never trips it.
+HANG_GUARD_SEC = 300
+
+
 class Tab:
     """A WebSocket client like a HUD tab: collects every event it receives."""
 
@@ -174,7 +179,9 @@ class Tab:
     async def send(self, **message: Any) -> None:
         await self.ws.send(json.dumps(message))
 
-    async def next(self, event_type: str | tuple[str, ...], timeout: float = 10) -> dict[str, Any]:
+    async def next(
+        self, event_type: str | tuple[str, ...], timeout: float = HANG_GUARD_SEC
+    ) -> dict[str, Any]:
         """The next event of this type, or of any of these types (earlier unread ones first)."""
         wanted = (event_type,) if isinstance(event_type, str) else event_type
         for index, event in enumerate(self.events):
@@ -187,13 +194,15 @@ class Tab:
                     return event
                 self.events.append(event)
 
-    async def closed(self, timeout: float = 10) -> tuple[int | None, str | None]:
+    async def closed(self, timeout: float = HANG_GUARD_SEC) -> tuple[int | None, str | None]:
         """Wait until the server closes the socket: its close code and reason."""
         async with asyncio.timeout(timeout):
             await self.ws.wait_closed()
         return self.ws.close_code, self.ws.close_reason
 
-    async def drain_until(self, event_type: str, timeout: float = 10) -> list[dict[str, Any]]:
+    async def drain_until(
+        self, event_type: str, timeout: float = HANG_GUARD_SEC
+    ) -> list[dict[str, Any]]:
         """Everything up to and including the next event of this type."""
         seen: list[dict[str, Any]] = list(self.events)
         self.events.clear()

@@ -125,6 +125,7 @@ class SessionBuilder:
         )
         job = AgendaJob(self.app.openloops, judge)
         job.after_reply = _judge_after_reply(settings.openloop.judge_timing, model)
+        job.every_turn = settings.openloop.judge_every_turn
         return job
 
     def _tools(self) -> LoopTools:

@@ -91,6 +91,11 @@ class StorageSettings(BaseModel):
 
 class OpenLoopSettings(OpenLoopConfig):
     enabled: bool = Field(True, description="Run the AGENDA judge beside every reply.")
+    judge_every_turn: bool = Field(
+        False,
+        description="Ask the judge on every turn; False: only when open loops are shown or the "
+        "words carry a cue of something to do later (time ahead, a commitment, a to-do verb).",
+    )
     model: ModelSettings | None = Field(None, description="The judge's model; None: the main.")
     judge_timing: Literal["auto", "concurrent", "after_reply"] = Field(
         "auto",

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel
 
+from jarvis.agent_layer.openloop.cues import may_hold_loop
 from jarvis.agent_layer.openloop.judge import AgendaJudge
 from jarvis.agent_layer.openloop.openloop_types import JudgeFrame, LoopScope, OpenLoop
 from jarvis.agent_layer.openloop.service import OpenLoopService
@@ -48,6 +49,8 @@ class AgendaJob:
         self.judge = judge
         # Run after the reply instead of beside it (set for local one-slot model servers).
         self.after_reply = False
+        # Ask the judge on every turn; False: only when it could find something (`_worth_asking`).
+        self.every_turn = False
         # (words, when they were said) not judged yet: the judge gave way to the person each time.
         self.waiting: list[tuple[str, datetime]] = []
 
@@ -60,6 +63,8 @@ class AgendaJob:
     async def _judge(self, session: AgentSession, user_text: str, now: datetime) -> None:
         info = session.info
         shown = await self.service.current(info.agent_id, info.user_id)
+        if not self._worth_asking(user_text, shown):
+            return  # nothing to close and no cue of anything to do later: nothing to find
         frame: JudgeFrame | None = JudgeFrame()
         if self.judge is not None:
             try:
@@ -79,6 +84,12 @@ class AgendaJob:
             )
         if change.asked:
             session.emit(ask_which(info.id, change.asked, shown, session.setup.language))
+
+    def _worth_asking(self, user_text: str, shown: list[OpenLoop]) -> bool:
+        """The judge (a model call) runs when open loops are shown (any words may close one) or
+        the words may hold a new one (`may_hold_loop`); with nothing shown and an empty frame the
+        code rules change nothing either."""
+        return self.every_turn or bool(shown) or may_hold_loop(user_text)
 
     def _wait(self, user_text: str, now: datetime) -> None:
         self.waiting.append((user_text, now))

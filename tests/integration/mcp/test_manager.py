@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 
 import pytest
 
@@ -95,6 +96,31 @@ async def test_hanging_servers_are_skipped_after_their_timeout_without_blocking_
     status = {s.name: s for s in manager.status()}
     assert status["hangs"].error == status["hangs-http"].error == "no answer within 5 s"
     assert status["good"].ok
+
+
+# Never answers; once its stdin closes it writes its pid and lives on until it is signalled.
+OUTLIVES_STDIN = (
+    "import os, sys, time; sys.stdin.read(); "
+    "open(sys.argv[1] + '.tmp', 'w').write(str(os.getpid())); "
+    "os.rename(sys.argv[1] + '.tmp', sys.argv[1]); time.sleep(3600)"
+)
+
+
+async def test_closing_during_a_hung_servers_grace_period_still_stops_it(
+    manager: MCPManager, tmp_path: Path
+) -> None:
+    """The SDK closes a timed-out server's stdin, waits a grace period, then kills it. Closing
+    the manager in that wait once aborted it: the server lived on and the event loop's teardown
+    waited for it until the test timed out."""
+    pid_file = tmp_path / "pid"
+    command = [sys.executable, "-c", OUTLIVES_STDIN, str(pid_file)]
+    config = MCPServerConfig(name="stays", transport="stdio", command=command, timeout=1)
+    await manager.start([config])
+    await wait_for(pid_file.exists)  # its connect timed out; the SDK is in the grace period
+
+    await manager.aclose()
+
+    await wait_for(lambda: not Path(f"/proc/{pid_file.read_text()}").exists())
 
 
 async def test_apply_reconnects_only_what_changed(

@@ -93,7 +93,8 @@ async def test_the_next_message_goes_before_the_judge_on_a_real_one_slot_server(
 
     # 2. The person's next message: its first token comes after the judge's request was closed.
     tab.events.clear()  # the first turn's events, read on the way to its agent_end
-    await tab.send(type="prompt", text="What is two plus two?")
+    # A cue of something to do later, so this turn's judge is asked too (openloop.cues).
+    await tab.send(type="prompt", text="What is two plus two? I need to know it tomorrow.")
     at_first_token: tuple[int, int] | None = None  # (preempted, finished) when it streamed
     while True:
         event = await next_event(tab)

@@ -42,7 +42,7 @@ SCRIPT = [
 async def turn(tab: Tab, text: str) -> list[dict[str, Any]]:
     """Send one message; every event up to its end."""
     await tab.send(type="prompt", text=text)
-    return await tab.drain_until("agent_end", timeout=30)
+    return await tab.drain_until("agent_end")
 
 
 async def learner(http: httpx.AsyncClient) -> dict[str, Any]:

@@ -55,10 +55,11 @@ async def add_loop(dsn: str, loop_id: str, text: str, due_ms: int, now_ms: int) 
         )
 
 
-async def close_loop(dsn: str, loop_id: str) -> None:
+async def close_loop(dsn: str, loop_id: str, due_ms: int) -> None:
+    """Mark the loop done and move its due time to `due_ms`, in one update."""
     async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
         await conn.execute(
-            "UPDATE jarvis_open_loops SET status = 'done', "
-            "data = jsonb_set(data, '{status}', '\"done\"') WHERE id = %s",
-            (loop_id,),
+            "UPDATE jarvis_open_loops SET status = 'done', data = jsonb_set(jsonb_set(data, "
+            "'{status}', '\"done\"'), '{due_ms}', %s) WHERE id = %s",
+            (Jsonb(due_ms), loop_id),
         )

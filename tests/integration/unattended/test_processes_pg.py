@@ -22,7 +22,7 @@ pytestmark = pytest.mark.postgres
 async def _one_proactive_then_probe(tab: Tab) -> list[dict[str, object]]:
     """Every proactive message up to the answer of a probe prompt sent now."""
     await tab.send(type="prompt", text="probe")
-    events = await tab.drain_until("agent_end", timeout=30)
+    events = await tab.drain_until("agent_end")
     return [e for e in events if e["type"] == "proactive_message"]
 
 
@@ -68,9 +68,12 @@ async def test_a_reminder_reaches_a_tab_on_the_other_process_once(tmp_path: Path
         tab = await Tab.open(f"ws://{b}/ws")
         await tab.next("session")
         now = int(time.time() * 1000)
-        await add_loop(dsn, "closed-loop", "취소된 약속", now + 1500, now)
-        await add_loop(dsn, "report-loop", "분기 보고서 보내기", now + 3000, now)
-        await close_loop(dsn, "closed-loop")  # closed before its due time: never reminds
+        # Open while its due time is half an hour off, so however slow this machine is, it is
+        # closed before it is due; its due time then comes while it is closed: never reminds.
+        await add_loop(dsn, "closed-loop", "취소된 약속", now + 30 * 60_000, now)
+        await close_loop(dsn, "closed-loop", due_ms=now)
+        later_ms = int(time.time() * 1000)  # after the closed loop's due time
+        await add_loop(dsn, "report-loop", "분기 보고서 보내기", later_ms, later_ms)
         message = await tab.next("proactive_message", timeout=60)
         assert message["kind"] == "proactive" and "분기 보고서 보내기" in str(message["text"])
         assert message["message_id"] == "remind:report-loop:0"

@@ -83,7 +83,8 @@ async def test_the_next_message_goes_before_a_background_call(
 ) -> None:
     tab = await Tab.open(jarvis.ws_url())
     await tab.next("session")
-    await tab.send(type="prompt", text="hello")
+    # Words with a cue of something to do later: the judge is asked (see openloop.cues).
+    await tab.send(type="prompt", text="hello, I'll call Mina tomorrow")
     await tab.next("agent_end", timeout=60)
     # The judge runs after the reply (a local server) and now holds the only slot.
     held = await asyncio.to_thread(
@@ -93,7 +94,7 @@ async def test_the_next_message_goes_before_a_background_call(
     judge = next(i for i, r in enumerate(one_slot.received) if is_judge(r))
     assert await asyncio.to_thread(one_slot.wait_for, lambda: ("served", judge) in one_slot.log)
 
-    await tab.send(type="prompt", text="second message")
+    await tab.send(type="prompt", text="second message: I need to pay the rent")
     end = await tab.next(("agent_end", "agent_error"), timeout=60)
     assert end["type"] == "agent_end", end
     assert end["final_message"]["content"] == "second answer"

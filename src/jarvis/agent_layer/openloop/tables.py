@@ -182,6 +182,15 @@ UNDO_WORDS: tuple[str, ...] = (
     "call off", "back out", "opt out", "drop out", "return", "terminate",
 )  # fmt: skip
 
+# Everyday to-do verbs beyond the action classes, for the judge's pre-filter (`cues`): a clause
+# that opens with one of these ("walk the dog") or a Korean word that holds one ("요금제 변경")
+# may be a to-do.
+TODO_VERBS: tuple[str, ...] = (
+    "변경", "수강", "커트", "해결", "처리", "add", "download", "deal", "wax", "walk", "scan",
+    "repot", "vacuum", "shred", "iron", "fold", "sweep", "paint", "lock", "unlock", "enable",
+    "disable", "push", "pull", "reschedule", "feed", "mow", "water", "wrap", "bake", "pack",
+)  # fmt: skip
+
 # ---- English idioms, rewritten to one plain form before anything else ------------------------
 
 # (phrase with {x} for one word, plain form). Applied to casefolded, apostrophe-free text.

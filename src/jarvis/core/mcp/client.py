@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Final, Literal, TypeVar
 
+import anyio
 import httpx2
 import mcp_types
 from mcp import Client, MCPError
@@ -96,6 +98,7 @@ class MCPConnection:
         self._client: Client | None = None
         self._record = HttpRecord()
         self._supervisor: asyncio.Task[None] | None = None
+        self._scope: anyio.CancelScope | None = None  # the supervisor's, once it runs
         self._changed = asyncio.Condition()
         self._wake = asyncio.Event()  # connect now (a call waits, or a reconnect was asked)
         self._restart = asyncio.Event()  # drop the live session and connect afresh
@@ -127,9 +130,10 @@ class MCPConnection:
     async def aclose(self) -> None:
         supervisor, self._supervisor = self._supervisor, None
         if supervisor is not None:
-            supervisor.cancel()
-            # The SDK shields parts of its teardown; a server that never answers must not
-            # hold a shutdown (or a config reload) hostage.
+            # Through anyio: the SDK shields its teardown from anyio's cancellation only (a
+            # native `Task.cancel()` aborts it; the process and this task then never end). Yet a
+            # server that never answers must not hold a shutdown (or a config reload) hostage.
+            (self._scope.cancel if self._scope is not None else supervisor.cancel)()
             done, _ = await asyncio.wait({supervisor}, timeout=_CLOSE_WAIT_SEC)
             if not done:
                 _log.warning("MCP server %r: still closing; left to finish alone", self.name)
@@ -252,17 +256,17 @@ class MCPConnection:
 
     async def _supervise(self) -> None:
         failures = 0
-        while True:
-            self._wake.clear()
-            self._restart.clear()
-            lived = await self._run_once()
-            failures = 0 if lived else failures + 1
-            if self.state == "needs_login":
-                await self._wake.wait()  # only `jarvis mcp login` or a reconnect helps
-                continue
-            delay = 0.0 if lived else _BACKOFF_SEC[min(failures - 1, len(_BACKOFF_SEC) - 1)]
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(delay):
+        with anyio.CancelScope() as self._scope:
+            while True:
+                self._wake.clear()
+                self._restart.clear()
+                lived = await self._run_once()
+                failures = 0 if lived else failures + 1
+                if self.state == "needs_login":
+                    await self._wake.wait()  # only `jarvis mcp login` or a reconnect helps
+                    continue
+                delay = 0.0 if lived else _BACKOFF_SEC[min(failures - 1, len(_BACKOFF_SEC) - 1)]
+                with anyio.move_on_after(delay):
                     await self._wake.wait()
 
     async def _run_once(self) -> bool:
@@ -271,9 +275,11 @@ class MCPConnection:
         auth = self._auth(self.config) if self._auth is not None else None
         stream_ended = asyncio.Event()
         connected = False
+        # An anyio deadline, like the cancel in `aclose` (a native one aborts the SDK's teardown).
+        connecting = anyio.CancelScope(deadline=anyio.current_time() + self.config.connect_timeout)
         try:
-            async with contextlib.AsyncExitStack() as stack:
-                async with asyncio.timeout(self.config.connect_timeout):
+            with connecting:
+                async with contextlib.AsyncExitStack() as stack:
                     client = await stack.enter_async_context(
                         open_session(
                             self.config,
@@ -286,12 +292,15 @@ class MCPConnection:
                         )
                     )
                     tools = await list_all_tools(client)
-                self.instructions = client.instructions
-                self._client, connected = client, True
-                self._on_tools(self, tools)
-                await self._set_state("connected", None, attempted=True)
-                await self._watch(client, stream_ended)
-                self._client = None  # before the session closes: nobody may pick it up now
+                    connecting.deadline = math.inf  # connected: the session lives on
+                    self.instructions = client.instructions
+                    self._client, connected = client, True
+                    self._on_tools(self, tools)
+                    await self._set_state("connected", None, attempted=True)
+                    await self._watch(client, stream_ended)
+                    self._client = None  # before the session closes: nobody may pick it up now
+            if connecting.cancelled_caught:
+                raise TimeoutError
             _log.info("MCP server %r: connection ended; reconnecting", self.name)
             await self._set_state("reconnecting", "connection lost; reconnecting")
             return True
