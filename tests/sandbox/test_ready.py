@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,7 @@ from jarvis.core.tools.base import ToolEnv
 from jarvis.core.tools.builtins import _hold as hold
 from jarvis.core.tools.builtins.shell import BashTool
 from tests.sandbox.stopping import appears, survivors, tag
-from tests.sandbox.world import World, bash_tool, started_ahead, world
+from tests.sandbox.world import World, bash_tool, started_ahead
 
 USER_ONCE = {"outcome": "allow", "reason": "user_once"}
 # What a sandboxed command can see of its own set-up: environment, limits, identity, the
@@ -28,12 +27,6 @@ PROBE = (
     "echo tmp > /tmp/t && cat /tmp/t; grep -E '^(NoNewPrivs|CapEff|Seccomp):' /proc/self/status; "
     "ls -d ~/.ssh/* 2>&1; cat /proc/1/cmdline | tr '\\0' ' ' | cut -c1-40"
 )
-
-
-@pytest.fixture
-def w(monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
-    with world(monkeypatch) as planted:
-        yield planted
 
 
 def env(

@@ -217,7 +217,7 @@ def _spawn(
     jail: _Jail | None = None,
 ) -> _Child:
     if jail is not None:
-        return _spawn_confined(command, workspace, environment, out, err, status, jail)
+        return _spawn_confined(command, workspace, environment, (out, err, status), jail)
     preexec = reaper.become_subreaper if reaper.SUPPORTED else None
     fds = [status.write_fd] if reaper.SUPPORTED else []
     if reaper.SUPPORTED:
@@ -259,9 +259,7 @@ def _spawn_confined(
     command: str,
     workspace: Path,
     environment: dict[str, str],
-    out: Capture,
-    err: Capture,
-    status: Capture,
+    streams: tuple[Capture, Capture, Capture],
     jail: _Jail,
 ) -> _Child:
     """The outer bash is PID 1 of the sandbox's namespace: orphans come to it, and when it dies
@@ -270,6 +268,7 @@ def _spawn_confined(
     anything forks — unless bwrap was started ahead (`_ready.py`) already in it; then the
     limits, set inside, after bwrap made its user namespace. No `preexec_fn`: Python starts
     bwrap with vfork, not a copy of itself."""
+    out, err, status = streams
     alive = launch.lifeline()
     ready, fds = jail.ready, [alive]
     script = f"read -t 0 -u {alive} && exit 0; exec {alive}<&-; "
@@ -310,7 +309,7 @@ def _spawn_confined(
         os.close(stdin_read)
         if block is not None:
             os.close(block)
-        for capture in (out, err, status):
+        for capture in streams:
             capture.close_write_end()
         if jail.group is not None:
             jail.group.close_fd()
