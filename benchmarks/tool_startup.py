@@ -2,9 +2,11 @@
 
 The command is `echo $EPOCHREALTIME` (bash's clock when it starts running the line): start-up
 is that moment minus the moment `execute` was called (same clock, CLOCK_REALTIME). Without the
-OS sandbox (the outer bash a subreaper, started with a `preexec_fn`) and inside it (bwrap,
-started without one), N calls each, interleaved so machine load hits both alike; p50 and p95,
-and the load average before and after (issue 29 item 2: target p50 <= 3 ms without the sandbox).
+OS sandbox (through the pre-forked launcher's spare outer process) and inside it (bwrap; after
+the first call one started ahead, `_ready.py`), N calls each, interleaved so machine load hits
+both alike; p50 and p95, and the load average before and after (issue 29 item 2: target p50
+<= 3 ms without the sandbox). To compare with an older build, run it with that build's `src`
+first on PYTHONPATH.
 
     uv run python benchmarks/tool_startup.py [--calls 200]
 """
