@@ -4,10 +4,12 @@ the Debian `bubblewrap` package)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 
 from jarvis.core.confine.probe import probe
+from tests.sandbox.world import World, world
 
 
 @pytest.fixture(scope="session")
@@ -19,3 +21,10 @@ def bwrap() -> str:
             pytest.fail(message)
         pytest.skip(message)
     return found.bwrap
+
+
+@pytest.fixture
+def w(monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
+    """A planted home, workspace and listeners (`world.py`)."""
+    with world(monkeypatch) as planted:
+        yield planted

@@ -69,11 +69,12 @@ def _id(attack: Attack) -> str:
     return attack.name
 
 
+@pytest.mark.parametrize("ahead", [False, True], ids=["bwrap-started-by-the-call", "started-ahead"])
 @pytest.mark.parametrize("attack", ATTACKS, ids=_id)
 async def test_a_gate_miss_achieves_nothing_inside_the_sandbox(
-    bwrap: str, w: World, attack: Attack
+    bwrap: str, w: World, attack: Attack, ahead: bool
 ) -> None:
-    _, result = await w.run(w.fill(attack.command), sandbox=True, gate=False)
+    _, result = await w.run(w.fill(attack.command), sandbox=True, gate=False, ahead=ahead)
     assert result is not None
     assert not attack.achieved(w, result), result.content
     assert not processes_named(f"esc{w.tag}-")

@@ -78,13 +78,26 @@ class World:
         return True
 
     async def run(
-        self, command: str, *, sandbox: bool, gate: bool = True, timeout: float = 60.0
+        self,
+        command: str,
+        *,
+        sandbox: bool,
+        gate: bool = True,
+        timeout: float = 60.0,
+        ahead: bool = False,
     ) -> tuple[Decision, ToolResult | None]:
         """The gate (a `*` rule for bash) decides and what it allows runs, confined or not;
-        `gate=False` is a gate miss: the call runs as if that rule had allowed it."""
+        `gate=False` is a gate miss: the call runs as if that rule had allowed it. `ahead`: the
+        tool ran `true` first, so this call's bubblewrap was started ahead (`_ready.py`)."""
         call = ToolCall(id="c", name="bash", arguments={"command": command})
         ctx = ToolCallContext("s1", "main", 1, asyncio.Event())
         tool = bash_tool(self, sandbox)
+        if ahead:
+            others = set(started_ahead())  # other tools' (earlier tests)
+            warm = ToolEnv(workspace=self.ws, call=ctx)
+            await tool.execute("w", {"command": "true"}, warm)
+            await asyncio.sleep(0)  # the next bwrap is started right after a call
+            assert set(started_ahead()) - others, "no bubblewrap waiting for the next call"
         decision = STAR_RULE
         if gate:
             decision = await self.gate.decide(tool, call, ctx)
@@ -173,3 +186,24 @@ def processes_named(marker: str) -> list[int]:
             if marker.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
                 found.append(int(pid))
     return found
+
+
+def started_ahead() -> list[int]:
+    """Our children waiting to be a confined call's bubblewrap (`--args` on a pipe); other tools'
+    too (a tool not yet collected keeps its own)."""
+    me = os.getpid()
+    children = Path(f"/proc/{me}/task/{me}/children").read_text().split()
+    return [int(pid) for pid in children if b"\0--args\0" in _command_line(int(pid))]
+
+
+def _command_line(pid: int) -> bytes:
+    """Its command line; read again while it is empty for a live process (it is in `execve`:
+    the bash that joined the pids cgroup becoming bwrap)."""
+    while True:
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes()
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            return b""
+        if argv or state in ("Z", "X"):
+            return argv

@@ -62,7 +62,9 @@ async def test_the_command_is_started_in_the_calls_first_step(
 
 async def test_the_command_has_only_stdin_stdout_and_stderr(tmp_path: Path) -> None:
     """No status pipe, no launcher socket, no outer stdin: fds 0 (/dev/null), 1 and 2."""
-    result = await run(BASH, tmp_path, command="ls -l /proc/$$/fd | awk 'NR > 1 {print $9, $11}'")
+    # Listed into a file: a pipeline would show bash's own pipe to `awk` while it forks.
+    command = "ls -l /proc/$$/fd > fds && awk 'NR > 1 {print $9, $11}' fds"
+    result = await run(BASH, tmp_path, command=command)
     lines = result.content.split("stdout:\n", 1)[1].splitlines()
     assert [line.split()[0] for line in lines] == ["0", "1", "2"], result.content
     assert lines[0] == "0 /dev/null", result.content

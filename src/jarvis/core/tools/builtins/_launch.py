@@ -103,6 +103,7 @@ def lifeline() -> int:
 
 
 _LAUNCHER_FILE = Path(__file__).with_name("_launcher_main.py")
+_ATTEMPTS = 4  # spares tried for one request (one killed, a launcher restarted, …)
 
 
 class LaunchError(OSError):
@@ -121,6 +122,7 @@ class Launcher:
         self._sock: socket.socket | None = None
         self._process: subprocess.Popen[bytes] | None = None
         self._owner = 0
+        self._spare: socket.socket | None = None  # the latest spare's own socket
 
     def start(
         self,
@@ -131,26 +133,61 @@ class Launcher:
         status: int,
     ) -> int:
         """The pid of the outer process: `stdio` is its stdin (held until closed) and the
-        command's stdout and stderr (its stdin is /dev/null); `status` gets the exit status."""
+        command's stdout and stderr (its stdin is /dev/null); `status` gets the exit status.
+
+        The request goes to one spare over its own socket. EOF there means that spare died
+        before answering (killed): it started nothing (the answer comes before the command),
+        so the next spare gets the request."""
         request = json.dumps({"argv": list(argv), "cwd": str(cwd), "env": env}).encode()
         fds = array.array("i", [*stdio, status])
         with self._lock:
-            for attempt in range(2):
-                sock = self._connected()
+            for _ in range(_ATTEMPTS):
+                spare = self._take_spare()
+                if spare is None:
+                    continue
                 try:
-                    sock.sendmsg([request], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fds)])
-                    reply = sock.recv(65_536)
+                    spare.sendmsg([request], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fds)])
+                    reply = spare.recv(65_536)
                 except OSError:
                     reply = b""
+                finally:
+                    spare.close()
                 if reply:
                     answer = json.loads(reply)
                     if "pid" in answer:
                         return int(answer["pid"])
                     raise LaunchError(answer.get("error", "the launcher refused"))
-                self._reset()  # it died: one fresh launcher, then give up
-                if attempt:
-                    break
         raise LaunchError("the launcher is not answering")
+
+    def _take_spare(self) -> socket.socket | None:
+        """The newest spare announced (each announcement carries that spare's socket); waits
+        for one if none is there yet. None when the launcher died (a fresh one is started)."""
+        sock = self._connected()
+        spare, self._spare = self._spare, None
+        blocking = spare is None
+        while True:
+            fds = array.array("i")
+            try:
+                data, ancdata, _, _ = sock.recvmsg(
+                    256, socket.CMSG_SPACE(fds.itemsize), 0 if blocking else socket.MSG_DONTWAIT
+                )
+            except BlockingIOError:
+                return spare
+            except OSError:
+                data, ancdata = b"", []
+            for level, kind, payload in ancdata:
+                if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                    fds.frombytes(payload[: len(payload) - len(payload) % fds.itemsize])
+            if not data or not fds:
+                for fd in fds:
+                    os.close(fd)
+                if spare is not None:
+                    spare.close()
+                self._reset()  # the launcher is gone
+                return None
+            if spare is not None:
+                spare.close()  # an older one: the launcher replaced it
+            spare, blocking = socket.socket(fileno=fds[0]), False
 
     def _connected(self) -> socket.socket:
         alive = self._process is not None and self._process.poll() is None
@@ -171,9 +208,11 @@ class Launcher:
         return self._sock
 
     def _reset(self) -> None:
-        if self._sock is not None and self._owner == os.getpid():
-            self._sock.close()  # EOF: the launcher exits
-        self._sock = None
+        if self._owner == os.getpid():
+            for sock in (self._sock, self._spare):
+                if sock is not None:
+                    sock.close()  # EOF: the launcher and its spare exit
+        self._sock = self._spare = None
         if self._process is not None and self._owner == os.getpid():
             with contextlib.suppress(OSError):
                 self._process.kill()

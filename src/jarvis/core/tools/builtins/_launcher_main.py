@@ -1,22 +1,23 @@
 """The pre-forked launcher's own process (standard library only; run as a file with `-I -S`).
 
-Jarvis starts it once (`_launch.Launcher`) and asks it over a SOCK_SEQPACKET socket to start
-one unconfined `bash` command: a request is JSON `{"argv", "cwd", "env"}` with four fds
-attached (SCM_RIGHTS): the outer process's stdin, the command's stdout and stderr, and the
-status pipe. The answer is `{"pid": N}` (the outer process) or `{"error": "…"}`.
+Jarvis starts it once (`_launch.Launcher`). The launcher keeps one *spare* forked ahead of
+time: a copy of this small process that has already started its own session and made itself a
+child subreaper. Each spare is announced to Jarvis on the launcher's SOCK_SEQPACKET socket
+(`{"spare": pid}` with the spare's own socket attached, SCM_RIGHTS); Jarvis sends one request
+on the newest spare's socket: JSON `{"argv", "cwd", "env"}` with four fds attached — the outer
+process's stdin, the command's stdout and stderr, and the status pipe. The spare answers
+`{"pid": N}` (itself) at once — no fork, no exec on the way — or `{"error": "…"}`, and becomes
+that command's outer process; the launcher forks and announces the next spare. A spare killed
+before it answered started nothing; Jarvis sees EOF on its socket and tries the next one.
 
-The launcher keeps one *spare* forked ahead of time: a copy of this small process that has
-already started its own session and made itself a child subreaper, and waits on the socket. The
-spare that reads a request answers with its own pid at once (no fork, no exec on the way) and
-becomes that command's outer process; the launcher forks the next spare. The outer process never
-execs: it starts the command with `posix_spawn` (vfork + exec: stdin /dev/null, stdout, stderr,
-nothing else; SIGPIPE and SIGXFSZ back to their defaults, no signal blocked), waits for it,
-writes its exit status as a shell reports it (128 + the signal when killed) to the status pipe,
-then reaps the orphans that come back to it until Jarvis closes its stdin (Jarvis kills
-everything below it first).
+The outer process never execs: it starts the command with `posix_spawn` (vfork + exec: stdin
+/dev/null, stdout, stderr, nothing else; SIGPIPE and SIGXFSZ back to their defaults, no signal
+blocked), waits for it, writes its exit status as a shell reports it (128 + the signal when
+killed) to the status pipe, then reaps the orphans that come back to it until Jarvis closes its
+stdin (Jarvis kills everything below it first).
 
-When Jarvis goes away (EOF on the socket) the spare tells the launcher and both exit; the
-launcher reaps its children on SIGCHLD.
+When Jarvis goes away (EOF on the launcher's socket, or on a spare's) they exit; the launcher
+reaps its children on SIGCHLD.
 """
 
 from __future__ import annotations
@@ -35,7 +36,6 @@ import sys
 _PR_SET_CHILD_SUBREAPER = 36
 _FDS = 4  # outer stdin, command stdout, command stderr, status
 _TAKEN = b"t"  # a spare took a request: fork the next one
-_GONE = b"e"  # a spare saw EOF: Jarvis is gone
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
@@ -48,17 +48,23 @@ def _serve(sock: socket.socket) -> None:
     own = (wake_r, wake_w, note_r)
     spare = _fork_spare(sock, note_w, own)
     while True:
-        ready, _, _ = select.select([note_r, wake_r], [], [])
+        ready, _, _ = select.select([sock.fileno(), note_r, wake_r], [], [])
+        if sock.fileno() in ready and not _recv_or_eof(sock):
+            return  # Jarvis is gone (it never writes here)
         if note_r in ready:  # before reaping: a spare's note comes before its end
-            notes = os.read(note_r, 512)
-            if _GONE in notes:
-                return
-            for _ in range(notes.count(_TAKEN)):
+            for _ in range(os.read(note_r, 512).count(_TAKEN)):
                 spare = _fork_spare(sock, note_w, own)
         if wake_r in ready:
             os.read(wake_r, 512)
             if spare in _reap():  # the spare died without taking a request (killed)
                 spare = _fork_spare(sock, note_w, own)
+
+
+def _recv_or_eof(sock: socket.socket) -> bytes:
+    try:
+        return sock.recv(64)
+    except OSError:  # reset: Jarvis closed it with announcements unread
+        return b""
 
 
 def _reap() -> list[int]:
@@ -74,26 +80,36 @@ def _reap() -> list[int]:
 
 
 def _fork_spare(sock: socket.socket, note_w: int, own: tuple[int, ...]) -> int:
+    """Fork the next spare and announce it to Jarvis with its own socket (a request reaches
+    exactly this spare; if it dies, Jarvis sees EOF there and tries the next one)."""
+    mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     pid = os.fork()
     if pid:
+        mine.close()
+        with contextlib.suppress(OSError):  # Jarvis gone: the loop sees EOF next
+            announcement = json.dumps({"spare": pid}).encode()
+            passed = array.array("i", [theirs.fileno()])
+            sock.sendmsg([announcement], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, passed)])
+        theirs.close()
         return pid
     code = 1
     try:  # the spare, then the outer process: never back into the launcher's loop
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        gc.disable()  # short-lived; a collection would touch (copy) every page of the launcher
         for fd in own:
             os.close(fd)
-        gc.disable()  # short-lived; a collection would touch (copy) every page of the launcher
+        theirs.close()
+        sock.close()  # the launcher's: Jarvis must see EOF there once the launcher is gone
         os.setsid()  # its own session and process group: one signal reaches the command
         _libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-        request, fds = _take(sock)
-        if request is None:
-            _note(note_w, _GONE)
+        request, fds = _take(mine)
+        if request is None:  # Jarvis dropped this spare (or is gone)
             code = 0
             return 0
         _note(note_w, _TAKEN)
         os.close(note_w)
-        sock.close()  # the launcher's: Jarvis must see EOF once the launcher and spare are gone
+        mine.close()
         code = _outer(request, fds)
     except Exception as exc:  # reported; the `finally` keeps this copy from ever serving
         os.write(2, f"jarvis launcher: {type(exc).__name__}: {exc}\n".encode(errors="replace"))

@@ -18,9 +18,9 @@ import contextlib
 import os
 import signal
 import subprocess
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import Any, ClassVar, Literal
 
 from jarvis.agent_layer.tools import ExecutionMode, ToolResult
@@ -34,18 +34,15 @@ from jarvis.core.tools.builtins import _launch as launch
 from jarvis.core.tools.builtins import _reaper as reaper
 from jarvis.core.tools.builtins._abort import Aborted, until_done
 from jarvis.core.tools.builtins._args import number_arg, object_schema, text_arg
+from jarvis.core.tools.builtins._capture import Capture
 from jarvis.core.tools.builtins._environment import bash_environment
-from jarvis.core.tools.builtins._output import ByteBudget
+from jarvis.core.tools.builtins._ready import Ready, prepare
 from jarvis.core.tools.builtins._tool import BuiltinTool, failure
 
 DEFAULT_TIMEOUT_SEC = 30.0
 MAX_TIMEOUT_SEC = 600.0
 OUTPUT_CHARS = 30_000
 KILL_GRACE_SEC = 2.0
-# After the group is killed every writer is gone; a pipe still open belongs to a process that
-# left the group (setsid, a daemon), and the call does not wait for it.
-_DRAIN_SEC = 1.0
-_READ_CHUNK = 65_536
 
 Stopped = Literal["timeout", "aborted"]
 
@@ -96,6 +93,8 @@ class BashTool(BuiltinTool):
         self._max_timeout = max_timeout
         self._output_chars = output_chars
         self._kill_grace = kill_grace
+        self._ready: Ready | None = None  # the next confined call's bwrap, started ahead
+        self._drop = weakref.finalize(self, lambda: None)
 
     async def _run(self, args: dict[str, Any], env: ToolEnv) -> ToolResult:
         command = text_arg(args, "command", nonempty=True)
@@ -112,13 +111,35 @@ class BashTool(BuiltinTool):
             if refusal is not None:  # `required` and no sandbox: never run it bare
                 return failure(refusal)
             if self._confiner.active:
-                jail = _Jail(self._confiner, network_granted(env.decision, command))
+                network = network_granted(env.decision, command)
+                jail = _Jail(self._confiner, network, ready=self._take_ready())
         try:
             run = await self._execute(command, env.workspace, timeout, env.call.abort, jail)
         finally:
-            if jail is not None and jail.group is not None:
-                jail.group.remove()
+            if jail is not None:
+                if jail.ready is not None:
+                    jail.ready.discard()  # only if the call never got to use it
+                if jail.group is not None:
+                    jail.group.remove()
+                asyncio.get_running_loop().call_soon(self._prepare, jail.confiner)
         return _report(run, timeout)
+
+    def _take_ready(self) -> Ready | None:
+        ready, self._ready = self._ready, None
+        self._drop.detach()
+        if ready is not None and (not ready.fresh() or hold.ENV in os.environ):
+            ready.discard()  # ended meanwhile; or a test holds bwrap's set-up (fds of its own)
+            return None
+        return ready
+
+    def _prepare(self, confiner: Confiner) -> None:
+        if self._ready is None and hold.ENV not in os.environ:
+            try:
+                self._ready = prepare(confiner)
+            except OSError:  # the next call starts bwrap itself
+                self._ready = None
+            if self._ready is not None:  # a tool dropped unused takes its bwrap with it
+                self._drop = weakref.finalize(self, self._ready.discard)
 
     async def _execute(
         self,
@@ -130,7 +151,18 @@ class BashTool(BuiltinTool):
     ) -> _Run:
         # Room for `output_chars` characters of any UTF-8 text.
         keep = self._output_chars * 4
-        async with _Capture(keep) as out, _Capture(keep) as err, _Capture(64) as status:
+        ready = jail.ready if jail is not None else None
+        pipes = ready.pipes() if ready is not None else None
+        out, err, status = (
+            (Capture(keep), Capture(keep), Capture(64))
+            if pipes is None
+            else (
+                Capture(keep, (pipes[0], None)),
+                Capture(keep, (pipes[1], None)),
+                Capture(64, (pipes[2], None)),
+            )
+        )
+        async with out, err, status:
             environment = bash_environment(os.environ, self._env_passthrough)
             await hold.hold("spawn", workspace, abort)
             if abort.is_set():  # stopped while we got ready: never start it
@@ -172,120 +204,23 @@ class _Jail:
     confiner: Confiner
     network: bool
     group: PidsGroup | None = None
-
-
-class _Capture:
-    """One output stream of the command through a pipe of our own.
-
-    Python 3.11's `process.wait()` returns only once every asyncio-owned pipe is closed, so a
-    background child holding stdout would keep a finished command waiting; with our own pipe,
-    `wait()` returns when bash exits and the group kill closes the rest. The read end is
-    watched with `add_reader` from the moment the capture is entered — nothing to await, so
-    the command starts in the same step as the call (a transport's set-up took two turns of a
-    busy event loop per stream).
-    """
-
-    def __init__(self, keep_bytes: int) -> None:
-        self.budget = ByteBudget(keep_bytes)
-        self._read_fd: int | None
-        self._read_fd, write_fd = os.pipe()
-        os.set_blocking(self._read_fd, False)
-        self._write_fd: int | None = write_fd
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self.closed = asyncio.Event()  # a whole line arrived, or the pipe ended
-        self._ended = asyncio.Event()  # the pipe ended
-
-    @property
-    def write_fd(self) -> int:
-        assert self._write_fd is not None
-        return self._write_fd
-
-    def close_write_end(self) -> None:
-        """Called once the child holds its own copy; EOF then comes when the child's copy closes."""
-        if self._write_fd is not None:
-            os.close(self._write_fd)
-            self._write_fd = None
-
-    async def __aenter__(self) -> _Capture:
-        assert self._read_fd is not None
-        self._loop = asyncio.get_running_loop()
-        self._loop.add_reader(self._read_fd, self._readable)
-        return self
-
-    async def __aexit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close_write_end()
-        try:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._ended.wait(), _DRAIN_SEC)
-        finally:
-            self._stop()
-
-    def _readable(self) -> None:
-        if self._read_fd is None:
-            return
-        try:
-            chunk = os.read(self._read_fd, _READ_CHUNK)
-        except BlockingIOError:
-            return
-        except OSError:
-            chunk = b""
-        if not chunk:
-            self._stop()
-            return
-        self.budget.add(chunk)
-        if b"\n" in chunk:
-            self.closed.set()  # the status pipe's one line: the command has finished
-
-    def _stop(self) -> None:
-        """The pipe ended (or the call is over): stop watching it, close it, wake the waiters."""
-        if self._read_fd is not None:
-            if self._loop is not None:
-                self._loop.remove_reader(self._read_fd)
-            os.close(self._read_fd)
-            self._read_fd = None
-        self.closed.set()
-        self._ended.set()
+    ready: Ready | None = None  # its bwrap, started ahead (`_ready.py`)
 
 
 def _spawn(
     command: str,
     workspace: Path,
     environment: dict[str, str],
-    out: _Capture,
-    err: _Capture,
-    status: _Capture,
+    out: Capture,
+    err: Capture,
+    status: Capture,
     jail: _Jail | None = None,
 ) -> _Child:
+    if jail is not None:
+        return _spawn_confined(command, workspace, environment, (out, err, status), jail)
     preexec = reaper.become_subreaper if reaper.SUPPORTED else None
     fds = [status.write_fd] if reaper.SUPPORTED else []
-    block = None
-    if jail is not None:
-        # The outer bash is PID 1 of the sandbox's namespace: orphans come to it, and when it
-        # dies the kernel kills whatever is left. It first checks that Jarvis is still alive
-        # (`_launch.lifeline`); as root it moves itself into the call's pids cgroup (`pids.py`)
-        # before anything forks; then the limits, set inside, after bwrap made its user
-        # namespace. No `preexec_fn`: Python starts bwrap with vfork, not a copy of itself.
-        alive = launch.lifeline()
-        script = f"read -t 0 -u {alive} && exit 0; exec {alive}<&-; "
-        jail.group = jail.confiner.pids_group()
-        if jail.group is not None:
-            join = jail.group.join_fd
-            script += f"echo 0 >&{join} || exit 125; exec {join}>&-; "
-            fds.append(join)
-        script += limit_prefix(jail.confiner.limits)
-        script += reaper.OUTER_SCRIPT.format(status_fd=status.write_fd)
-        argv = jail.confiner.wrap(
-            ["/bin/bash", "-c", script, "bash", command], workspace, jail.network
-        )
-        fds.append(alive)
-        block = hold.setup_block(workspace)
-        if block is not None:
-            argv[1:1] = ["--block-fd", str(block)]
-            fds.append(block)
-        preexec = None
-    elif reaper.SUPPORTED:
+    if reaper.SUPPORTED:
         # Through the pre-forked launcher: its outer process is the subreaper, no outer bash.
         argv = ["/bin/bash", "-c", command]
     else:  # no subreaper: the process group is the fence
@@ -294,7 +229,7 @@ def _spawn(
     stdin_read, stdin_write = os.pipe() if reaper.SUPPORTED else (subprocess.DEVNULL, None)
     popen: subprocess.Popen[bytes] | None = None
     try:
-        if jail is None and reaper.SUPPORTED:
+        if reaper.SUPPORTED:
             stdio = (stdin_read, out.write_fd, err.write_fd)
             try:
                 pid = launch.LAUNCHER.start(argv, workspace, environment, stdio, status.write_fd)
@@ -315,17 +250,74 @@ def _spawn(
     finally:
         if stdin_write is not None:
             os.close(stdin_read)
-        if block is not None:
-            os.close(block)
         for capture in (out, err, status):
             capture.close_write_end()
-        if jail is not None and jail.group is not None:
-            jail.group.close_fd()
     return _Child(pid, popen, stdin_write)
 
 
+def _spawn_confined(
+    command: str,
+    workspace: Path,
+    environment: dict[str, str],
+    streams: tuple[Capture, Capture, Capture],
+    jail: _Jail,
+) -> _Child:
+    """The outer bash is PID 1 of the sandbox's namespace: orphans come to it, and when it dies
+    the kernel kills whatever is left. It first checks that Jarvis is still alive
+    (`_launch.lifeline`); as root it moves itself into the call's pids cgroup (`pids.py`) before
+    anything forks — unless bwrap was started ahead (`_ready.py`) already in it; then the
+    limits, set inside, after bwrap made its user namespace. No `preexec_fn`: Python starts
+    bwrap with vfork, not a copy of itself."""
+    out, err, status = streams
+    alive = launch.lifeline()
+    ready, fds = jail.ready, [alive]
+    script = f"read -t 0 -u {alive} && exit 0; exec {alive}<&-; "
+    if ready is None:
+        jail.group = jail.confiner.pids_group()
+        if jail.group is not None:
+            join = jail.group.join_fd
+            script += f"echo 0 >&{join} || exit 125; exec {join}>&-; "
+            fds.append(join)
+    else:
+        jail.group, jail.ready = ready.group, None  # from here on the call's
+    if ready is not None:  # bwrap without the command line's last part: its options
+        options = jail.confiner.wrap([], workspace, jail.network)[1:-1]
+        stdin_write = ready.go(options, environment, command)
+        return _Child(ready.popen.pid, ready.popen, stdin_write)
+    script += limit_prefix(jail.confiner.limits)
+    script += reaper.OUTER_SCRIPT.format(status_fd=status.write_fd)
+    argv = jail.confiner.wrap(["/bin/bash", "-c", script, "bash", command], workspace, jail.network)
+    block = hold.setup_block(workspace)
+    if block is not None:
+        argv[1:1] = ["--block-fd", str(block)]
+        fds.append(block)
+    stdin_read, stdin_write = os.pipe()
+    try:
+        popen = launch.start(
+            argv,
+            workspace,
+            environment,
+            stdin_read,
+            out.write_fd,
+            err.write_fd,
+            [status.write_fd, *fds],
+        )
+    except BaseException:
+        os.close(stdin_write)
+        raise
+    finally:
+        os.close(stdin_read)
+        if block is not None:
+            os.close(block)
+        for capture in streams:
+            capture.close_write_end()
+        if jail.group is not None:
+            jail.group.close_fd()
+    return _Child(popen.pid, popen, stdin_write)
+
+
 async def _wait(
-    child: _Child, status: _Capture, abort: asyncio.Event, limit_sec: float
+    child: _Child, status: Capture, abort: asyncio.Event, limit_sec: float
 ) -> Stopped | None:
     """Until the command itself has finished (its status line, or the process's exit)."""
     done = status.closed.wait() if reaper.SUPPORTED else launch.exited(child.popen, child.pid)
@@ -338,7 +330,7 @@ async def _wait(
     return None
 
 
-def _exit_code(popen: subprocess.Popen[bytes] | None, status: _Capture) -> int | None:
+def _exit_code(popen: subprocess.Popen[bytes] | None, status: Capture) -> int | None:
     ended = popen.returncode if popen is not None else None
     if not reaper.SUPPORTED:
         return ended
