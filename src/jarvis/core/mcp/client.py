@@ -297,7 +297,7 @@ class MCPConnection:
                     self._client, connected = client, True
                     self._on_tools(self, tools)
                     await self._set_state("connected", None, attempted=True)
-                    await self._watch(client, stream_ended)
+                    await self._watch(client, stream_ended, tools)
                     self._client = None  # before the session closes: nobody may pick it up now
             if connecting.cancelled_caught:
                 raise TimeoutError
@@ -360,11 +360,13 @@ class MCPConnection:
         )
         return mcp_types.ElicitResult(action=answer.action, content=answer.content)
 
-    async def _watch(self, client: Client, stream_ended: asyncio.Event) -> None:
+    async def _watch(
+        self, client: Client, stream_ended: asyncio.Event, listed: list[mcp_types.Tool]
+    ) -> None:
         """Return when the link dies, a restart is asked, or forever while it lives."""
         watchers = [
             asyncio.create_task(self._restart.wait()),
-            asyncio.create_task(self._watch_tools(client)),
+            asyncio.create_task(self._watch_tools(client, listed)),
             asyncio.create_task(stream_ended.wait()),  # the process died, the stream broke
             # A dispatcher stopped some other way (rare): a flag read now and then.
             asyncio.create_task(until_dispatcher_closed(client)),
@@ -376,11 +378,14 @@ class MCPConnection:
                 task.cancel()
             await asyncio.wait(watchers)
 
-    async def _watch_tools(self, client: Client) -> None:
+    async def _watch_tools(self, client: Client, listed: list[mcp_types.Tool]) -> None:
         """Refetch the tools whenever the server says they changed; return once the link is lost."""
         if client.protocol_version in MODERN_PROTOCOL_VERSIONS:
             try:
                 async with client.listen(tools_list_changed=True) as subscription:
+                    # A change before the ack is not replayed: look again, now it would be heard.
+                    if (latest := await list_all_tools(client)) != listed:
+                        self._on_tools(self, latest)
                     async for _event in subscription:
                         self._on_tools(self, await list_all_tools(client))
                 return
