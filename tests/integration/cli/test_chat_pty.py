@@ -171,7 +171,7 @@ def test_answers_are_rendered_markdown_and_tools_are_blocks(tmp_path: Path) -> N
 def test_log_warnings_stay_off_the_prompt_line(tmp_path: Path) -> None:
     failing_judge = [{"error": "judge exploded", "error_kind": "other"}]
     child = spawn(tmp_path, **scripted(tmp_path, ["hello there"], judge=failing_judge))
-    child.sendline("hi")
+    child.sendline("remind me to call mom tomorrow")  # a cue of later work: the judge runs
     child.expect("hello there")
     seen = str(child.before) + str(child.after)
     seen += finish(child)  # the judge runs beside or after the reply: the notice may follow it
