@@ -232,6 +232,9 @@ def answers_received(server: subprocess.Popen[bytes], path: Path) -> dict[str, i
 def print_profile(path: Path, top: int) -> None:
     """The server's functions with the most own time during the load (cProfile's own cost
     inflates every figure; the shares are what to read)."""
+    kept = Path(tempfile.gettempdir()) / "ws_load_server.prof"  # for pstats afterwards
+    shutil.copy(path, kept)
+    print(f"cProfile stats of the server: {kept}")
     stats = pstats.Stats(str(path))
     stats.sort_stats("tottime").print_stats(top)
     stats.sort_stats("cumulative").print_stats(top)

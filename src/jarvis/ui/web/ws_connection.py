@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
@@ -37,7 +38,7 @@ async def serve_connection(
     connection = Connection(user)
     broker = state.brokers.for_session(session.id)
     state.marks.watch(session)  # stops and run times come back after a reload
-    unsubscribe = session.subscribe(lambda event: connection.send(event_wire(event)))
+    unsubscribe = session.subscribe(_sink(connection))
     writer = asyncio.create_task(_write(ws, connection, batched))
     connection.send(
         {
@@ -116,6 +117,20 @@ def _dumped(event: BaseModel) -> tuple[dict[str, Any], dict[str, Any] | str]:
         wire = frame(data)
     _last_event = (event, data, wire)
     return data, wire
+
+
+def _sink(connection: Connection) -> Callable[[BaseModel], None]:
+    """The session's events into this connection's outbox; streamed text (most events of a
+    turn) as its two strings, without a dict or a dump per chunk."""
+    update, send = connection.update, connection.send
+
+    def sink(event: BaseModel) -> None:
+        if type(event) is MessageUpdate:
+            update(event.text_delta, event.thinking_delta)
+        else:
+            send(event_wire(event))
+
+    return sink
 
 
 async def _write(ws: WebSocket, connection: Connection, batched: bool) -> None:
