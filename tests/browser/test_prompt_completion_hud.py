@@ -1,6 +1,7 @@
 """Typing `/<server>:<prompt> args` in the HUD composer (Chromium, 1440 px and 390 px): the
 prompts of server-everything are offered, then argument names, then the values the server
-completes (`completion/complete`); Tab and Enter take one, Esc closes, and the prompt is sent."""
+completes (`completion/complete`); Tab and Enter take one, Esc closes, and the prompt is sent.
+A key typed while the suggestion lists are still arriving gets them once they are in."""
 
 from __future__ import annotations
 
@@ -10,10 +11,24 @@ import httpx
 import pytest
 from playwright.async_api import Browser, expect
 
-from tests.browser.hud_pages import DESKTOP, PHONE
+from tests.browser.hud_pages import DESKTOP, HANG_GUARD_MS, PHONE
 from tests.browser.test_hud_access_and_modal import open_hud
 from tests.integration.mcp.conftest import npm_bin, wait_for  # noqa: F401 - npm_bin: a fixture
 from tests.support.live_server import live_server
+
+# The page's fetch, with the body of each /api/commands answer held until the test releases it.
+HOLD_COMMAND_TABLE = """() => {
+  const real = window.fetch;
+  window.heldTables = [];
+  window.fetch = async (...args) => {
+    const res = await real(...args);
+    if (String(args[0]).startsWith("/api/commands")) {
+      const json = res.json.bind(res);
+      res.json = () => new Promise((done) => window.heldTables.push(() => done(json())));
+    }
+    return res;
+  };
+}"""
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1440", "390"])
@@ -30,7 +45,13 @@ async def test_prompt_names_and_argument_values_are_offered_and_taken(
         box, composer = page.locator("#completions"), page.locator("#input")
         options = box.locator("[role=option]")
 
-        await composer.press_sequentially("/everything:comp")
+        # A key typed while the lists are half read (the prompts in, the command table's body
+        # not yet) still gets the suggestions once they are in: the body is held until then.
+        await page.evaluate(HOLD_COMMAND_TABLE)
+        await composer.press_sequentially("/everything:com")
+        await page.wait_for_function("window.heldTables.length > 0", timeout=HANG_GUARD_MS)
+        await composer.press_sequentially("p")
+        await page.evaluate("window.heldTables.forEach((release) => release())")
         await expect(options).to_have_count(1)
         await expect(options.first).to_contain_text("/everything:completable-prompt")
         await expect(composer).to_have_attribute("aria-expanded", "true")

@@ -25,31 +25,41 @@
   input.setAttribute("aria-controls", box.id);
   input.setAttribute("aria-expanded", "false");
 
-  let prompts = null; // the last /api/mcp/prompts answer (their arguments)
-  let table = null; // the last /api/commands answer: every command the HUD runs, with its help
+  // The last answers of /api/mcp/prompts (their arguments) and /api/commands (every command the
+  // HUD runs, with its help), set together: a keystroke never sees one without the other.
+  let lists = null; // { prompts, table }
+  let loading = null; // the request under way: keystrokes meanwhile wait for it, not ask again
   let items = []; // { label, hint, text }: `text` is the whole composer text once taken
   let active = 0;
   let timer = null;
   let asked = 0; // answers to older questions are dropped
   let dismissed = null; // the text Esc closed the list on
 
-  async function loadPrompts() {
-    try {
-      const agent = document.body.dataset.agent || "main";
-      const [res, listed] = await Promise.all([
-        fetch("/api/mcp/prompts", { credentials: "same-origin" }),
-        fetch(`/api/commands?${new URLSearchParams({ agent, lang: hud.lang() })}`, { credentials: "same-origin" }),
-      ]);
-      prompts = res.ok ? (await res.json()).prompts : [];
-      table = listed.ok ? (await listed.json()).commands : [];
-    } catch { prompts = []; table = []; }
+  function loadLists() {
+    if (loading) return loading;
+    const agent = document.body.dataset.agent || "main";
+    const asking = (async () => {
+      let found = { prompts: [], table: [] };
+      try {
+        const [res, listed] = await Promise.all([
+          fetch("/api/mcp/prompts", { credentials: "same-origin" }),
+          fetch(`/api/commands?${new URLSearchParams({ agent, lang: hud.lang() })}`, { credentials: "same-origin" }),
+        ]);
+        const [p, c] = await Promise.all([res.ok ? res.json() : {}, listed.ok ? listed.json() : {}]);
+        found = { prompts: p.prompts || [], table: c.commands || [] };
+      } catch { /* nothing offered: "/" asks again */ }
+      if (loading === asking) lists = found; // a session switch meanwhile dropped this answer
+    })();
+    loading = asking;
+    asking.finally(() => { if (loading === asking) loading = null; });
+    return asking;
   }
 
   // What is being typed: a command name, or the last word of a known prompt's arguments.
   function parse(text) {
     if (/^\/\S*$/.test(text)) return { kind: "command" };
     const m = /^\/([A-Za-z0-9_-]+):(\S+)\s+([^\n]*)$/.exec(text);
-    const prompt = m && (prompts || []).find((p) => p.server === m[1] && p.name === m[2]);
+    const prompt = m && (lists ? lists.prompts : []).find((p) => p.server === m[1] && p.name === m[2]);
     if (!prompt) return null;
     const words = m[3].split(/\s+/);
     const word = words.pop();
@@ -61,7 +71,7 @@
   const quoted = (value) => (/[\s"'\\]/.test(value) ? `"${value.replace(/(["\\$`])/g, "\\$1")}"` : value);
 
   function commands(text) {
-    return (table || [])
+    return (lists ? lists.table : [])
       .filter((c) => c.command.startsWith(text) && c.command !== text)
       .map((c) => ({ label: c.usage, hint: c.description, text: `${c.command} ` }));
   }
@@ -88,7 +98,7 @@
     const text = input.value;
     const ticket = ++asked;
     if (!text.startsWith("/") || text === dismissed || input.selectionStart !== text.length) { close(); return; }
-    if (prompts === null || text === "/") await loadPrompts(); // servers come and go: "/" asks again
+    if (lists === null || text === "/") await loadLists(); // servers come and go: "/" asks again
     if (ticket !== asked) return;
     const at = parse(text);
     if (!at) { close(); return; }
@@ -165,5 +175,5 @@
   input.addEventListener("input", () => { if (input.value !== dismissed) dismissed = null; update(); });
   input.addEventListener("blur", close);
   composer.addEventListener("submit", close);
-  hud.on("session", () => { prompts = null; table = null; });
+  hud.on("session", () => { lists = null; loading = null; });
 })();
