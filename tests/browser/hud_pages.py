@@ -9,6 +9,9 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, Page, expect
 
+# How long an action or expectation waits: only a hang guard, so it is generous (a busy 2-core CI
+# machine renders slowly, and a short budget would make tests depend on load).
+HANG_GUARD_MS = 60_000
 DESKTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 390, "height": 844}
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
@@ -42,6 +45,7 @@ async def open_hud(
     context.setdefault("reduced_motion", "reduce")
     context.setdefault("locale", "ko-KR")  # the HUD follows the browser's language
     made = await browser.new_context(viewport=SIZES[size], **context)  # type: ignore[arg-type]
+    made.set_default_timeout(HANG_GUARD_MS)
     page = await made.new_page()
     violations: list[str] = []
 

@@ -14,6 +14,7 @@ from playwright.async_api import Browser, Page, expect
 
 from jarvis.common.i18n import t
 from jarvis.ui.cli.render import visible
+from tests.browser.hud_pages import HANG_GUARD_MS
 from tests.support.live_server import LiveServer, Tab, live_server
 
 DESKTOP = {"width": 1440, "height": 900}
@@ -33,7 +34,7 @@ async def open_hud(browser: Browser, url: str, viewport: dict[str, int] = DESKTO
     page = await context.new_page()
     violations: list[str] = []
     page.on("console", lambda m: violations.append(m.text) if "Security Policy" in m.text else None)
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(HANG_GUARD_MS)
     await page.goto(url)
     await expect(page.locator("#status.on")).to_be_visible()  # the WebSocket passed the CSP
     assert violations == []
