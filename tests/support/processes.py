@@ -116,8 +116,9 @@ def stop(process: subprocess.Popen[str], grace_sec: float = 10) -> None:
         process.wait(grace_sec)
 
 
-async def healthy(address: str, timeout: float = 120) -> None:
-    """Wait until `GET /api/health` answers 200 (raises `TimeoutError` after `timeout` s)."""
+async def healthy(address: str, timeout: float | None = None) -> None:
+    """Wait until `GET /api/health` answers 200 (raises `TimeoutError` after `timeout` s; with
+    none, pytest's timeout stops a server that never comes up: a busy machine starts it late)."""
     async with httpx.AsyncClient() as http, asyncio.timeout(timeout):
         while True:
             try:

@@ -37,7 +37,7 @@ async def test_a_due_schedule_runs_once_across_two_processes(tmp_path: Path, dsn
             _,
         ),
     ):
-        await asyncio.gather(healthy(a, 120), healthy(b, 120))
+        await asyncio.gather(healthy(a), healthy(b))
         tab = await Tab.open(f"ws://{b}/ws")
         await tab.next("session")
         # The next minute boundary: whichever process ticks first starts it, the other joins.
@@ -64,7 +64,7 @@ async def test_a_reminder_reaches_a_tab_on_the_other_process_once(tmp_path: Path
     home = tmp_path / "shared"
     env = {**FAST_TICKS, "JARVIS_TIMEZONE": "Asia/Seoul"}
     with serve(home, dsn, ["ok"] * 3, env) as (a, _), serve(home, dsn, ["ok"] * 3, env) as (b, _):
-        await asyncio.gather(healthy(a, 120), healthy(b, 120))
+        await asyncio.gather(healthy(a), healthy(b))
         tab = await Tab.open(f"ws://{b}/ws")
         await tab.next("session")
         now = int(time.time() * 1000)
@@ -92,7 +92,7 @@ async def test_a_process_killed_mid_run_is_marked_failed_on_restart(
     env = {**FAST_TICKS, "JARVIS_SCHEDULER__EXECUTOR_ID": "host-a"}
     slow = [{"text": "FIRST CALL", "delay_sec": 120}]
     with serve(home, dsn, slow, env) as (a, process):
-        await healthy(a, 120)
+        await healthy(a)
         async with httpx.AsyncClient(headers=hud_headers()) as http:
             run = (await http.post(f"http://{a}/api/unattended/schedules/slow/run")).json()
 
@@ -105,7 +105,7 @@ async def test_a_process_killed_mid_run_is_marked_failed_on_restart(
         process.wait(10)
     assert [r[1] for r in await runs(dsn, run["run_id"])] == ["PENDING"]
     with serve(home, dsn, ["SECOND CALL"], env) as (again, _):
-        await healthy(again, 120)
+        await healthy(again)
         ((_, status, _, executor),) = await until(lambda: _finished(dsn, run["run_id"]))
         async with httpx.AsyncClient(headers=hud_headers()) as http:
             url = f"http://{again}/api/sessions/{session['id']}/history"
