@@ -1,0 +1,46 @@
+"""`wake_first`: the woken task runs before everything that was already queued, in order."""
+
+from __future__ import annotations
+
+import asyncio
+
+from jarvis.common.loop_priority import wake_first
+
+
+async def test_the_woken_task_runs_before_what_was_queued_earlier() -> None:
+    loop = asyncio.get_running_loop()
+    order: list[str] = []
+    future: asyncio.Future[None] = loop.create_future()
+
+    async def waiter() -> None:
+        await future
+        order.append("woken")
+
+    task = asyncio.create_task(waiter())
+    await asyncio.sleep(0)  # it waits on the future
+    for n in range(3):
+        loop.call_soon(order.append, f"queued {n}")
+    wake_first(future)
+    wake_first(future)  # done already: nothing more
+    await task
+    assert order[0] == "woken"
+    await asyncio.sleep(0)
+    assert order == ["woken", "queued 0", "queued 1", "queued 2"]
+
+
+async def test_a_plain_set_result_runs_it_last() -> None:
+    """What asyncio does without it (the contrast the server's approvals avoid)."""
+    loop = asyncio.get_running_loop()
+    order: list[str] = []
+    future: asyncio.Future[None] = loop.create_future()
+
+    async def waiter() -> None:
+        await future
+        order.append("woken")
+
+    task = asyncio.create_task(waiter())
+    await asyncio.sleep(0)
+    loop.call_soon(order.append, "queued")
+    future.set_result(None)
+    await task
+    assert order == ["queued", "woken"]
