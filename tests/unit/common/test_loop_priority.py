@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from jarvis.common.loop_priority import wake_first
+from jarvis.common.loop_priority import run_first, wake_first
 
 
 async def test_the_woken_task_runs_before_what_was_queued_earlier() -> None:
@@ -44,3 +44,21 @@ async def test_a_plain_set_result_runs_it_last() -> None:
     future.set_result(None)
     await task
     assert order == ["queued", "woken"]
+
+
+async def test_a_queue_reader_woken_by_run_first_reads_before_queued_work() -> None:
+    """As a frame read from a socket would wake the reader waiting on its queue."""
+    loop = asyncio.get_running_loop()
+    order: list[str] = []
+    queue: asyncio.Queue[str] = asyncio.Queue()
+
+    async def reader() -> None:
+        order.append(await queue.get())
+
+    task = asyncio.create_task(reader())
+    await asyncio.sleep(0)  # it waits on the queue
+    loop.call_soon(order.append, "queued")
+    assert run_first(lambda: queue.put_nowait("frame")) is None
+    await task
+    await asyncio.sleep(0)
+    assert order == ["frame", "queued"]
