@@ -34,22 +34,45 @@ class Recent:
         return self.messages
 
 
-async def recent_history(
-    store: SessionStore, session_id: str, settings: MemorySettings, turn: int, lang: Language
-) -> Recent:
-    first = settings.first_shown_turn(turn)
-    entries = await store.recent(session_id, turn - first + 1)
-    carried = settings.carried_turns(turn)
-    lines = carried_block(
-        t("memory.section.earlier", lang),
-        [[e.message for e in entries if e.turn == number] for number in carried],
-    )
-    whole = [e.message for e in entries if first <= e.turn < turn and e.turn not in carried]
-    if not lines:
-        return Recent(whole, "")
-    if not whole:
-        return Recent([], lines)
-    head = whole[0]
-    if isinstance(head, UserMessage):  # a turn's first message is the person's, stored first
-        head = UserMessage(content=f"{lines}\n\n{PERSON_WORDS_HEADER}\n{head.content}")
-    return Recent([head, *whole[1:]], "")
+class HistoryWindow:
+    """One session's window. It remembers what memory sent with the last cut turn (the carried
+    block and that turn's recall), so the cut turn's message is re-sent as it was sent until the
+    next cut: the turn after a cut then repeats the cut turn's bytes (re-sending it without its
+    recall re-read the whole turn). Kept in the process only: a resumed session re-sends the
+    cut turn as stored, with the carried block (one call's cache lost)."""
+
+    def __init__(self) -> None:
+        self._cut: tuple[int, str] | None = None
+
+    def sent(self, turn: int, shown: Recent, recalled: str) -> None:
+        """What memory put in front of the person's words on `turn`, if it was a cut turn."""
+        if shown.with_this_turn:
+            self._cut = (turn, "\n\n".join(p for p in (shown.with_this_turn, recalled) if p))
+
+    async def recent(
+        self,
+        store: SessionStore,
+        session_id: str,
+        settings: MemorySettings,
+        turn: int,
+        lang: Language,
+    ) -> Recent:
+        """The earlier turns shown with `turn`, as the window says."""
+        first = settings.first_shown_turn(turn)
+        entries = await store.recent(session_id, turn - first + 1)
+        carried = settings.carried_turns(turn)
+        lines = carried_block(
+            t("memory.section.earlier", lang),
+            [[e.message for e in entries if e.turn == number] for number in carried],
+        )
+        whole = [e.message for e in entries if first <= e.turn < turn and e.turn not in carried]
+        if not lines:
+            return Recent(whole, "")
+        if not whole:
+            return Recent([], lines)
+        head = whole[0]
+        if isinstance(head, UserMessage):  # a turn's first message is the person's, stored first
+            sent = self._cut[1] if self._cut and self._cut[0] == carried.stop else ""
+            before = sent if sent.startswith(lines) else lines
+            head = UserMessage(content=f"{before}\n\n{PERSON_WORDS_HEADER}\n{head.content}")
+        return Recent([head, *whole[1:]], "")

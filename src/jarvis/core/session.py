@@ -24,7 +24,7 @@ from jarvis.common.i18n import Language, t
 from jarvis.common.logging import get_logger
 from jarvis.common.storage_errors import describe_storage_error
 from jarvis.core.extensions import SkillRegistry
-from jarvis.core.history_window import recent_history
+from jarvis.core.history_window import HistoryWindow
 from jarvis.core.plugins import PluginHost
 from jarvis.core.recall import as_typed, recall_into_turn
 from jarvis.core.security.validation import validate_input
@@ -107,6 +107,7 @@ class AgentSession:
         self._lock = asyncio.Lock()
         self._aborts: set[asyncio.Event] = set()  # the running turn's and queued turns'
         self._background: set[asyncio.Task[None]] = set()
+        self._window = HistoryWindow()  # the earlier turns shown (`core/history_window.py`)
 
     @property
     def id(self) -> str:
@@ -208,7 +209,7 @@ class AgentSession:
             checked.text, {"session_id": self.id, "agent_id": setup.agent_id, "turn": turn}
         )
         settings = setup.memory.settings if setup.memory else MemorySettings()
-        shown = await recent_history(setup.store, self.id, settings, turn, setup.language)
+        shown = await self._window.recent(setup.store, self.id, settings, turn, setup.language)
         plan: ThinkingPlan | None = None  # the thinking step: router, inner thought
         if setup.thinking is not None:
             scope = TurnScope(setup.agent_id, self.info.user_id, setup.language, turn)
@@ -217,6 +218,7 @@ class AgentSession:
         system_prompt = setup.system_prompt(tools)
         recalled = await self._recalled(checked.text, turn)
         note = plan.note(setup.language) if plan else ""  # this turn only, never stored
+        self._window.sent(turn, shown, recalled)
         recalled = "\n\n".join(part for part in (shown.with_this_turn, note, recalled) if part)
         ctx = ToolCallContext(
             session_id=self.id,

@@ -53,3 +53,9 @@ class MemorySettings(BaseModel):
             first = self.first_shown_turn(turn)
             return range(first, first)
         return carried_turns(turn, self.recent_turns, self.history_block)
+
+    def cut_carries(self, turn: int) -> int:
+        """How many carried lines are new with `turn`: on the turn of a cut (no earlier turn
+        shown whole), all of them; else 0."""
+        carried = self.carried_turns(turn)
+        return len(carried) if carried and carried.stop == turn else 0

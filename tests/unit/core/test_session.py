@@ -81,9 +81,23 @@ async def test_the_model_sees_earlier_turns_in_blocks_at_least_three() -> None:
     assert shown[7][:7] == [f"question {i}" for i in range(1, 8)]  # turn 8: all 7 earlier
     assert len(shown[8]) == 1 and shown[8][0].startswith(CARRIED_6_TO_8 + "\n\n")  # turn 9
     assert shown[8][0].endswith("\n\n[사용자 입력]\nquestion 9")
-    assert shown[9][0] == CARRIED_6_TO_8 + "\n\n[사용자 입력]\nquestion 9"  # turn 10
+    assert shown[9][0] == shown[8][0]  # turn 10 re-sends the cut turn as it was sent
+    assert "[장기 기억]\n- question 5" in shown[8][0]  # one episode beside the carried lines
     assert shown[9][1].endswith("\n\n[사용자 입력]\nquestion 10")  # after what memory recalls
     assert "[이전 대화]" not in shown[9][1]
+
+
+async def test_a_resumed_session_re_sends_the_cut_turn_as_stored_with_the_carried_block() -> None:
+    """What memory sent with the cut turn is kept in the process only: a session opened anew
+    on the same store sends the cut turn's words with the carried block (no recall)."""
+    provider = FauxProvider([f"answer {i}" for i in range(1, 11)])
+    session, _, _ = await make_session(provider)
+    for i in range(1, 10):
+        await session.prompt(f"question {i}")
+    resumed = AgentSession(session.setup, session.info)
+    await resumed.prompt("question 10")
+    first = provider.calls[-1].messages[0].content
+    assert first == CARRIED_6_TO_8 + "\n\n[사용자 입력]\nquestion 9"
 
 
 async def test_cut_keeps_turns_shows_the_kept_turns_whole() -> None:
