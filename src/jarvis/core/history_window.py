@@ -4,7 +4,9 @@ once, the same bytes each turn), and after a cut the turns it kept as one line e
 
 The carried block goes in front of the first earlier message shown whole, so it stays the same
 bytes, right after the tools, until the next cut; on the cut turn itself no earlier turn is shown
-whole and the block goes with this turn's message, in front of what memory recalls. It is not
+whole and the block goes with this turn's message, in front of what memory recalls. That first
+message (the cut turn's) is re-sent as it was sent, recall included, while the process lives
+(`HistoryWindow`). It is not
 recalled memory: no `memory_recalled` event names it (the HUD's MEMORY card shows only those).
 """
 
