@@ -34,6 +34,7 @@ from jarvis.agent_layer.tools import ToolCallContext
 from jarvis.common.logging import get_logger
 from jarvis.core.mcp.call_order import CallOrder
 from jarvis.core.mcp.config import MCPServerConfig
+from jarvis.core.mcp.hooks import ClientHooks
 from jarvis.core.mcp.session_parts import (
     MCPServerError,
     describe,
@@ -44,7 +45,6 @@ from jarvis.core.mcp.session_parts import (
     within,
 )
 from jarvis.core.mcp.transport import (
-    ClientHooks,
     HttpRecord,
     SessionCallbacks,
     log_tail,
