@@ -55,7 +55,7 @@ def run_with_kills(
     while True:
         hold = pending[0] if pending else None
         with server(home, hold, extra) as process:
-            outcome = wait_for(home, task_id, process)
+            outcome = wait_for(home, task_id, process, hold)
             while outcome == "interrupted":  # the person is told, and resumes
                 task = load(home, task_id)
                 for n, step in enumerate(task.steps, 1):
@@ -66,7 +66,7 @@ def run_with_kills(
                     resumed[0] = resumed.get(0, 0) + 1
                 done = invariants(home, task_id, done)
                 cli(home, extra, "resume", task_id)
-                outcome = wait_for(home, task_id, process)
+                outcome = wait_for(home, task_id, process, hold)
             if outcome == "held":
                 process.send_signal(signal.SIGKILL)
                 process.wait(30)
