@@ -7,9 +7,13 @@ connection of the same session (another tab) answers ALLOW. Latency is prompt se
 received on the first connection; for approval turns also answer → tool start: from the answer
 sent (client) and from the answer received (the server's pending store, `ws_load_server.py`)
 to the approved process's start (the time `date` printed; one machine, one clock). The client
-runs in this process, the server in its own (`--profile FILE`: py-spy samples it).
+runs in this process, the server in its own (`--profile FILE`: py-spy samples it; `--cprofile N`:
+cProfile runs in it during the load and the N functions with the most own time are printed).
 
     .venv/bin/python benchmarks/ws_load.py [--sessions 100] [--turns 20] [--approval-every 5]
+
+The tabs connect like the HUD (`/ws?batch=1`: events ready together come as one frame, a JSON
+array); `--unbatched` connects as before (one event per frame).
 
 The load starts once the server has settled after start-up (`settled`). Prints p50/p95/p99 turn
 latency (ms) for plain and approval turns, answer → tool start, turns/s, the server's CPU per
@@ -23,6 +27,7 @@ import argparse
 import asyncio
 import json
 import os
+import pstats
 import secrets
 import shutil
 import signal
@@ -80,8 +85,9 @@ class Conn:
 
     async def _read(self) -> None:
         async for raw in self.ws:
-            event = json.loads(raw)
-            self.queue(event["type"]).put_nowait(event)
+            data = json.loads(raw)  # an event, or an array of them (`?batch=1`)
+            for event in data if isinstance(data, list) else [data]:
+                self.queue(event["type"]).put_nowait(event)
 
     async def next(self, kind: str) -> dict[str, Any]:
         return await asyncio.wait_for(self.queue(kind).get(), 120)
@@ -91,11 +97,18 @@ class Conn:
 
 
 async def one_session(
-    url: str, headers: dict[str, str], turns: int, every: int, out: dict[str, list[float]]
+    url: str,
+    headers: dict[str, str],
+    turns: int,
+    every: int,
+    out: dict[str, list[float]],
+    batch: str,
 ) -> None:
-    first = Conn(await websockets.connect(url, additional_headers=headers, max_size=None))
+    first = Conn(await websockets.connect(f"{url}?{batch}", additional_headers=headers))
     session = (await first.next("session"))["session"]["id"]
-    second = Conn(await websockets.connect(f"{url}?session={session}", additional_headers=headers))
+    second = Conn(
+        await websockets.connect(f"{url}?session={session}&{batch}", additional_headers=headers)
+    )
     await second.next("session")
     for turn in range(turns):
         approval = every > 0 and turn % every == every - 1
@@ -120,8 +133,15 @@ async def one_session(
 
 
 async def run(
-    sessions: int, turns: int, every: int, extra_env: list[str], profile: str | None = None
+    sessions: int,
+    turns: int,
+    every: int,
+    extra_env: list[str],
+    profile: str | None = None,
+    cprofile: int = 0,
+    batched: bool = True,
 ) -> None:
+    batch = f"batch={int(batched)}"
     token = secrets.token_urlsafe(16)
     port = free_port()
     with tempfile.TemporaryDirectory() as home:
@@ -133,6 +153,9 @@ async def run(
             JARVIS_SECURITY__RATE_LIMIT_PER_MINUTE="100000000",
             WS_LOAD_ANSWERS=str(Path(home) / "answers.json"),
         )
+        stats = Path(home) / "server.prof"
+        if cprofile:
+            env["WS_LOAD_CPROFILE"] = str(stats)
         env.update(item.split("=", 1) for item in extra_env)  # e.g. JARVIS_MEMORY__ENABLED=false
         log = Path(home) / "serve.log"
         with log.open("w") as out:
@@ -149,10 +172,14 @@ async def run(
             before, cpu_before = rss_mb(server.pid), cpu_sec(server.pid)
             latencies: dict[str, list[float]] = {"plain": [], "approval": [], "answer_to_start": []}
             spy = start_profile(server.pid, profile) if profile else None
+            if cprofile:
+                server.send_signal(signal.SIGUSR1)
             started, client_cpu = time.perf_counter(), time.process_time()
             await asyncio.gather(
                 *(
-                    one_session(f"ws://127.0.0.1:{port}/ws", headers, turns, every, latencies)
+                    one_session(
+                        f"ws://127.0.0.1:{port}/ws", headers, turns, every, latencies, batch
+                    )
                     for _ in range(sessions)
                 )
             )
@@ -163,12 +190,17 @@ async def run(
                 spy.send_signal(signal.SIGINT)  # py-spy writes its file on SIGINT
                 spy.wait(60)
             received = answers_received(server, Path(home) / "answers.json")
+            if cprofile:
+                print_profile(stats, cprofile)
         finally:
             server.terminate()
             server.wait(10)
+            if os.environ.get("WS_LOAD_LOG"):
+                shutil.copy(log, os.environ["WS_LOAD_LOG"])
     starts = latencies.pop("answer_to_start")
     total = sum(len(v) for v in latencies.values())
-    print(f"{sessions} sessions x {turns} turns, every {every}th with an approval answered")
+    print(f"{sessions} sessions x {turns} turns, every {every}th with an approval answered", end="")
+    print(", events ready together in one frame" if batched else ", one event per frame")
     print("| turns | n | p50 ms | p95 ms | p99 ms |\n|---|---|---|---|---|")
     for kind, values in (("all", latencies["plain"] + latencies["approval"]), *latencies.items()):
         if values:
@@ -195,6 +227,17 @@ def answers_received(server: subprocess.Popen[bytes], path: Path) -> dict[str, i
     while not path.exists() and time.monotonic() < deadline:  # the load is over: block
         time.sleep(0.05)
     return {key: int(value) for key, value in json.loads(path.read_text()).items()}
+
+
+def print_profile(path: Path, top: int) -> None:
+    """The server's functions with the most own time during the load (cProfile's own cost
+    inflates every figure; the shares are what to read)."""
+    kept = Path(tempfile.gettempdir()) / "ws_load_server.prof"  # for pstats afterwards
+    shutil.copy(path, kept)
+    print(f"cProfile stats of the server: {kept}")
+    stats = pstats.Stats(str(path))
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
 
 
 def start_profile(pid: int, path: str) -> subprocess.Popen[bytes]:
@@ -235,8 +278,24 @@ def main() -> None:
         "--env", action="append", default=[], help="KEY=VALUE for the server (repeatable)"
     )
     parser.add_argument("--profile", help="write py-spy's collapsed stacks of the server here")
+    parser.add_argument(
+        "--cprofile", type=int, default=0, metavar="N", help="print the server's top N functions"
+    )
+    parser.add_argument(
+        "--unbatched", action="store_true", help="one event per frame (as before `?batch=1`)"
+    )
     args = parser.parse_args()
-    asyncio.run(run(args.sessions, args.turns, args.approval_every, args.env, args.profile))
+    asyncio.run(
+        run(
+            args.sessions,
+            args.turns,
+            args.approval_every,
+            args.env,
+            args.profile,
+            args.cprofile,
+            not args.unbatched,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -68,3 +68,13 @@ def test_what_was_queued_before_the_close_goes_out_then_nothing() -> None:
     connection.send({"type": "late"})
     assert taken(connection) == [{"type": "agent_end"}]
     assert taken(connection) is None
+
+
+def test_chunks_from_a_session_merge_with_queued_updates_in_order() -> None:
+    connection = Connection("u")
+    connection.update("he", "")
+    connection.send(update("ll", "hm"))
+    connection.update("o", "!")
+    connection.send({"type": "agent_end"})
+    connection.update("x", "")
+    assert taken(connection) == [update("hello", "hm!"), {"type": "agent_end"}, update("x")]

@@ -10,6 +10,8 @@ Calls wait for a connection (a call while reconnecting asks for an attempt at on
 that never reached the server (refused connection, a 404 on a stale `Mcp-Session-Id` after the
 server restarted) is sent once more on a fresh session; one lost mid-way is resent only when
 the tool is read-only. A call's clock (`call_timeout`) restarts with every progress report.
+What the server itself asks (sampling, elicitation, roots, tool-list changes) is answered in
+`server_requests.py`.
 """
 
 from __future__ import annotations
@@ -25,15 +27,13 @@ import anyio
 import httpx2
 import mcp_types
 from mcp import Client, MCPError
-from mcp.client.session import ClientRequestContext, IncomingMessage
-from mcp.client.subscriptions import SubscriptionLost
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from jarvis.agent_layer.tools import ToolCallContext
 from jarvis.common.logging import get_logger
 from jarvis.core.mcp.call_order import CallOrder
 from jarvis.core.mcp.config import MCPServerConfig
+from jarvis.core.mcp.server_requests import ServerRequests
 from jarvis.core.mcp.session_parts import (
     MCPServerError,
     describe,
@@ -43,13 +43,7 @@ from jarvis.core.mcp.session_parts import (
     until_dispatcher_closed,
     within,
 )
-from jarvis.core.mcp.transport import (
-    ClientHooks,
-    HttpRecord,
-    SessionCallbacks,
-    log_tail,
-    open_session,
-)
+from jarvis.core.mcp.transport import ClientHooks, HttpRecord, log_tail, open_session
 
 _log = get_logger("jarvis.mcp")
 _T = TypeVar("_T")
@@ -91,9 +85,7 @@ class MCPConnection:
         self.order = CallOrder()
         self._on_tools = on_tools
         self._on_state = on_state
-        self._hooks = hooks or ClientHooks()
-        # Contexts of the calls in flight: a server request during a call belongs to its session.
-        self.active_calls: list[ToolCallContext] = []
+        self.requests = ServerRequests(config.name, hooks or ClientHooks(), self._publish_tools)
         self._auth = auth
         self._client: Client | None = None
         self._record = HttpRecord()
@@ -102,7 +94,6 @@ class MCPConnection:
         self._changed = asyncio.Condition()
         self._wake = asyncio.Event()  # connect now (a call waits, or a reconnect was asked)
         self._restart = asyncio.Event()  # drop the live session and connect afresh
-        self._tools_changed = asyncio.Event()
         self._attempts = 0  # finished connect attempts, for `wait_first_attempt`
 
     @property
@@ -112,6 +103,14 @@ class MCPConnection:
     @property
     def client(self) -> Client | None:
         return self._client
+
+    @property
+    def active_calls(self) -> list[ToolCallContext]:
+        """The tool calls in flight (`server_requests.py`: a server's request belongs to one)."""
+        return self.requests.active_calls
+
+    def _publish_tools(self, tools: list[mcp_types.Tool]) -> None:
+        self._on_tools(self, tools)
 
     def start(self) -> None:
         if self._supervisor is None:
@@ -283,10 +282,10 @@ class MCPConnection:
                     client = await stack.enter_async_context(
                         open_session(
                             self.config,
-                            on_message=self._on_message,
+                            on_message=self.requests.on_message,
                             record=self._record,
                             stderr_log=self.stderr_log,
-                            hooks=self._callbacks(),
+                            hooks=self.requests.callbacks(),
                             auth=auth,
                             stream_ended=stream_ended,
                         )
@@ -325,48 +324,13 @@ class MCPConnection:
         said = log_tail(self.stderr_log)
         return "failed", f"{reason}; stderr: {said}" if said else reason
 
-    def _callbacks(self) -> SessionCallbacks:
-        hooks = self._hooks
-        return SessionCallbacks(
-            elicitation=self._elicit if hooks.desk is not None else None,
-            sampling=self._sample if hooks.sampler is not None else None,
-            roots=hooks.roots,
-            confine=hooks.confine,
-        )
-
-    async def _sample(
-        self, context: ClientRequestContext, params: mcp_types.CreateMessageRequestParams
-    ) -> mcp_types.CreateMessageResult | mcp_types.ErrorData:
-        call = self.active_calls[-1] if self.active_calls else None
-        assert self._hooks.sampler is not None  # only declared with one
-        return await self._hooks.sampler(self.name, params, call)
-
-    async def _elicit(
-        self, context: ClientRequestContext, params: mcp_types.ElicitRequestParams
-    ) -> mcp_types.ElicitResult:
-        """Asked in the windows of the session whose call is running; none: declined."""
-        call = self.active_calls[-1] if self.active_calls else None
-        desk = self._hooks.desk
-        if desk is None or call is None or call.emit is None:
-            return mcp_types.ElicitResult(action="decline")
-        is_form = isinstance(params, mcp_types.ElicitRequestFormParams)
-        answer = await desk.ask(
-            session_id=call.session_id,
-            server=self.name,
-            message=params.message,
-            schema=params.requested_schema if is_form else None,  # type: ignore[union-attr]
-            url=None if is_form else params.url,  # type: ignore[union-attr]
-            emit=call.emit,
-        )
-        return mcp_types.ElicitResult(action=answer.action, content=answer.content)
-
     async def _watch(
         self, client: Client, stream_ended: asyncio.Event, listed: list[mcp_types.Tool]
     ) -> None:
         """Return when the link dies, a restart is asked, or forever while it lives."""
         watchers = [
             asyncio.create_task(self._restart.wait()),
-            asyncio.create_task(self._watch_tools(client, listed)),
+            asyncio.create_task(self.requests.watch_tools(client, listed)),
             asyncio.create_task(stream_ended.wait()),  # the process died, the stream broke
             # A dispatcher stopped some other way (rare): a flag read now and then.
             asyncio.create_task(until_dispatcher_closed(client)),
@@ -377,33 +341,6 @@ class MCPConnection:
             for task in watchers:
                 task.cancel()
             await asyncio.wait(watchers)
-
-    async def _watch_tools(self, client: Client, listed: list[mcp_types.Tool]) -> None:
-        """Refetch the tools whenever the server says they changed; return once the link is lost."""
-        if client.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            try:
-                async with client.listen(tools_list_changed=True) as subscription:
-                    # A change before the ack is not replayed: look again, now it would be heard.
-                    if (latest := await list_all_tools(client)) != listed:
-                        self._on_tools(self, latest)
-                    async for _event in subscription:
-                        self._on_tools(self, await list_all_tools(client))
-                return
-            except SubscriptionLost:
-                return
-            except (MCPError, TimeoutError) as exc:
-                _log.info("MCP server %r streams no tool changes: %s", self.name, describe(exc))
-        # Earlier protocol versions notify through the message handler instead.
-        while True:
-            await self._tools_changed.wait()
-            self._tools_changed.clear()
-            self._on_tools(self, await list_all_tools(client))
-
-    async def _on_message(self, message: IncomingMessage) -> None:
-        if isinstance(message, mcp_types.ToolListChangedNotification):
-            self._tools_changed.set()
-        elif isinstance(message, Exception):
-            _log.debug("MCP server %r transport: %s", self.name, describe(message))
 
     def _lost(self, client: Client) -> None:
         # Only the session that failed: another call may already have opened a new one.

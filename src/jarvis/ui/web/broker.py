@@ -16,6 +16,9 @@ from jarvis.core.approvals.channel import ApprovalChannel, ChannelRegistry
 from jarvis.core.approvals.pending import Status
 from jarvis.core.approvals.request import ApprovalRequest
 
+# A chunk of streamed text: the event's dict, or (text_delta, thinking_delta) from a session.
+Update = dict[str, Any] | tuple[str, str]
+
 
 class Connection:
     """One WebSocket: events are queued and written by one writer task, never blocking a turn.
@@ -27,7 +30,7 @@ class Connection:
 
     def __init__(self, user_id: str) -> None:
         self.user_id = user_id
-        self._queued: list[str | list[dict[str, Any]]] = []  # frames, or a run of updates
+        self._queued: list[str | list[Update]] = []  # frames, or a run of streamed text
         self._closed = False
         self._waiter: asyncio.Future[None] | None = None  # the writer, when it waits
 
@@ -39,12 +42,24 @@ class Connection:
         if isinstance(message, str):
             queued.append(message)
         elif message.get("type") == "message_update":
-            if queued and isinstance(queued[-1], list):
-                queued[-1].append(message)
-                return  # the writer was woken by the run's first update
-            queued.append([message])
+            self._streamed(message)
+            return
         else:
             queued.append(frame(message))
+        self._wake()
+
+    def update(self, text: str, thinking: str) -> None:
+        """Queue a chunk of streamed text (the hot path: once per chunk and tab)."""
+        self._streamed((text, thinking))
+
+    def _streamed(self, update: Update) -> None:
+        if self._closed:
+            return
+        queued = self._queued
+        if queued and type(queued[-1]) is list:
+            queued[-1].append(update)  # the writer was woken by the run's first update
+            return
+        queued.append([update])
         self._wake()
 
     def close(self) -> None:
@@ -77,14 +92,19 @@ def frame(message: dict[str, Any]) -> str:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
-def joined(updates: list[dict[str, Any]]) -> dict[str, Any]:
+def joined(updates: list[Update]) -> dict[str, Any]:
     """A run of `message_update` events as one, their deltas joined in order (linear time)."""
-    if len(updates) == 1:
-        return updates[0]
+    first = updates[0]
+    if len(updates) == 1 and isinstance(first, dict):
+        return first
+    texts = [
+        (u.get("text_delta", ""), u.get("thinking_delta", "")) if isinstance(u, dict) else u
+        for u in updates
+    ]
     return {
-        **updates[0],
-        "text_delta": "".join(u.get("text_delta", "") for u in updates),
-        "thinking_delta": "".join(u.get("thinking_delta", "") for u in updates),
+        **(first if isinstance(first, dict) else {"type": "message_update"}),
+        "text_delta": "".join(text for text, _ in texts),
+        "thinking_delta": "".join(thinking for _, thinking in texts),
     }
 
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from jarvis.agent_layer.events import MessageUpdate
 from jarvis.common.jsonl import JsonlWriter, read_objects
 from jarvis.common.logging import get_logger
 from jarvis.core.session import AgentSession
@@ -69,6 +70,7 @@ class ScreenMarks:
         self._started: dict[str, dict[str, int]] = {}
         self._memory: dict[str, list[dict[str, Any]]] = {}
         self._passes: dict[str, list[str]] = {}
+        self._folder_made = False
 
     def watch(self, session: AgentSession) -> None:
         """Record this session's marks from now on (once per live session object)."""
@@ -78,6 +80,8 @@ class ScreenMarks:
         started = self._started.setdefault(session.id, {})
 
         def sink(event: BaseModel) -> None:
+            if type(event) is MessageUpdate:  # most events of a turn
+                return
             kind = getattr(event, "type", None)
             if kind in THOUGHT_EVENTS:
                 self._mark(session.id, thought_mark(event.model_dump(mode="json")))
@@ -151,7 +155,10 @@ class ScreenMarks:
             self._memory.setdefault(session_id, []).append(mark)
             return
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            if not self._folder_made:  # once, not a `mkdir` call per mark (one per turn)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._folder_made = True
             JsonlWriter(path).append([json.dumps(mark, ensure_ascii=False)])
         except OSError as exc:  # the screen shows less after a reload; the turn goes on
+            self._folder_made = False  # made again next time, should it have gone
             _log.warning("screen mark not written: %s", exc)

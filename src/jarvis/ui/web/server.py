@@ -245,7 +245,7 @@ def create_app(assembly: AppAssembly, *, after_start: Callable[[], None] | None 
         except StorageUnavailable as exc:  # the page reconnects and tries again
             await ws.close(code=4503, reason=describe_storage_error(exc)[:120])
             return
-        await serve_connection(state, ws, session, user)
+        await serve_connection(state, ws, session, user, batched=query.get("batch") == "1")
 
     return app
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
@@ -30,12 +31,15 @@ if TYPE_CHECKING:
 ANSWER_STATUS = {"ok": 200, "not_found": 404, "forbidden": 403, "conflict": 409, "invalid": 422}
 
 
-async def serve_connection(state: WebApp, ws: WebSocket, session: AgentSession, user: str) -> None:
+async def serve_connection(
+    state: WebApp, ws: WebSocket, session: AgentSession, user: str, *, batched: bool = False
+) -> None:
+    """`batched` (`/ws?batch=1`): events ready together go out as one frame, a JSON array."""
     connection = Connection(user)
     broker = state.brokers.for_session(session.id)
     state.marks.watch(session)  # stops and run times come back after a reload
-    unsubscribe = session.subscribe(lambda event: connection.send(event_wire(event)))
-    writer = asyncio.create_task(_write(ws, connection))
+    unsubscribe = session.subscribe(_sink(connection))
+    writer = asyncio.create_task(_write(ws, connection, batched))
     connection.send(
         {
             "type": "session",
@@ -115,10 +119,27 @@ def _dumped(event: BaseModel) -> tuple[dict[str, Any], dict[str, Any] | str]:
     return data, wire
 
 
-async def _write(ws: WebSocket, connection: Connection) -> None:
+def _sink(connection: Connection) -> Callable[[BaseModel], None]:
+    """The session's events into this connection's outbox; streamed text (most events of a
+    turn) as its two strings, without a dict or a dump per chunk."""
+    update, send = connection.update, connection.send
+
+    def sink(event: BaseModel) -> None:
+        if type(event) is MessageUpdate:
+            update(event.text_delta, event.thinking_delta)
+        else:
+            send(event_wire(event))
+
+    return sink
+
+
+async def _write(ws: WebSocket, connection: Connection, batched: bool) -> None:
     """Send the outbox in order until the connection closes; what piled up while a frame was
-    being written goes out together, streamed text merged (see `Connection`)."""
+    being written goes out together, streamed text merged (see `Connection`) — batched, as one
+    frame holding the array of those events (one socket write instead of one per event)."""
     while (frames := await connection.frames()) is not None:
+        if batched and len(frames) > 1:
+            frames = ["[" + ",".join(frames) + "]"]
         try:
             for text in frames:
                 await ws.send_text(text)

@@ -194,10 +194,10 @@
     clearTimeout(reconnectTimer);
     if (!sessionId) { markOnline(true); return; } // no session until the first message
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const q = new URLSearchParams({ session: sessionId, lang });
+    const q = new URLSearchParams({ session: sessionId, lang, batch: "1" }); // events ready together: one frame
     const socket = new WebSocket(`${proto}://${location.host}/ws?${q}`); ws = socket;
     socket.onopen = () => { retries = 0; markOnline(true); };
-    socket.onmessage = (m) => onEvent(JSON.parse(m.data));
+    socket.onmessage = (m) => { const data = JSON.parse(m.data); for (const ev of Array.isArray(data) ? data : [data]) onEvent(ev); };
     socket.onclose = (e) => {
       if (ws !== socket) return;
       markOnline(false);
