@@ -13,9 +13,11 @@ prompt as the OpenAI wire format sends it (tools, system prompt, messages). For 
   reuse across turns) and as the median over every call from turn 3 on (a turn's second call,
   after the tool result, extends its first).
 
-Jarvis runs twice: with its history window in blocks (the default: 3 to 7 earlier turns, the
-oldest 5 dropped at once, `memory/window.py`) and with the window sliding every turn (the last 3,
-`memory.history_block` 1, as before issue 29 item 4). Seed 004's placement of recalled memory is
+Jarvis runs three times: with its history window in blocks (the default: 3 to 7 earlier turns,
+the oldest 5 dropped at once, the 3 a cut keeps carried as one line each, `memory/window.py`),
+the same blocks with the 3 kept whole (`memory.cut_keeps` "turns", before the carried lines),
+and with the window sliding every turn (the last 3, `memory.history_block` 1, as before issue 29
+item 4). Seed 004's placement of recalled memory is
 the sliding run with the recall moved into the system prompt (in front of the last 3 turns): it
 changes the system prompt whenever recall changes. Jarvis places it with this turn's message.
 
@@ -119,9 +121,11 @@ def common_prefix(a: str, b: str) -> int:
     return low
 
 
-async def run_session(turns: int, home: Path, block: int | None = None) -> list[tuple[int, Prompt]]:
-    """(turn, prompt) for every model call of a `turns`-turn session; `block`: the history
-    window's `memory.history_block` (None: the default)."""
+async def run_session(
+    turns: int, home: Path, memory: dict[str, Any] | None = None
+) -> list[tuple[int, Prompt]]:
+    """(turn, prompt) for every model call of a `turns`-turn session; `memory`: the memory
+    settings that differ from the defaults (the history window's)."""
     for index in range(1, 11):
         (home / f"notes_{index}.txt").write_text(f"note {index}: ship build {index}\n", "utf-8")
     settings = Settings(
@@ -132,7 +136,7 @@ async def run_session(turns: int, home: Path, block: int | None = None) -> list[
         openloop={"enabled": False},
         scheduler={"enabled": False},
         procedures={"learn": False, "reflect": False},
-        memory={} if block is None else {"history_block": block},
+        memory=memory or {},
     )
     app = build_app(settings)
     prompts: list[Prompt] = []
@@ -268,6 +272,7 @@ def replay(sessions: dict[str, Calls], server: Server, turns: int, only: str = "
         "| first calls under 90% | all tokens |"
     )
     print("|---|---|---|---|---|---|---|---|")
+    notes: list[str] = []
     for name, calls in sessions.items():
         if name.startswith("seed") or only not in name:
             continue  # seed: a cold system prompt every turn costs minutes on a CPU
@@ -278,6 +283,11 @@ def replay(sessions: dict[str, Calls], server: Server, turns: int, only: str = "
                 rows.append((turn, first, *server.cached(prompt)))
         later = [
             (first, cache / (cache + fresh)) for turn, first, cache, fresh in rows if turn >= 3
+        ]
+        low = [
+            f"{turn}: {cache / (cache + fresh):.1%}"
+            for turn, first, cache, fresh in rows
+            if turn >= 3 and first and cache / (cache + fresh) < 0.9
         ]
         cached = sum(cache for turn, _, cache, _ in rows if turn >= 3)
         total = cached / sum(cache + fresh for turn, _, cache, fresh in rows if turn >= 3)
@@ -290,20 +300,31 @@ def replay(sessions: dict[str, Calls], server: Server, turns: int, only: str = "
             f"{statistics.median(firsts):.1%} | {min(share for _, share in later):.1%} | ", end=""
         )
         print(f"{under} of {len(firsts)} | {total:.1%} |")
+        if low:
+            notes.append(f"{name}, first calls under 90% (turn: share): {', '.join(low)}")
+    for note in notes:
+        print(f"\n{note}")
 
 
 BLOCKS = "Jarvis (window in blocks)"
+WHOLE = "Jarvis (blocks, a cut keeps whole turns)"
 SLIDING = "Jarvis (window sliding every turn)"
+WINDOWS: dict[str, dict[str, Any]] = {
+    BLOCKS: {},
+    WHOLE: {"cut_keeps": "turns"},
+    SLIDING: {"history_block": 1},
+}
 
 
 def sessions_of(turns: int) -> dict[str, Calls]:
-    """Jarvis's window in blocks (the default), the window that slid every turn (its
-    `history_block` 1, as before issue 29 item 4), and seed 004's placement of the same recall
-    (in the system prompt, with the last 3 turns)."""
+    """Jarvis's window in blocks (the default), the same with a cut keeping whole turns (before
+    the carried lines), the window that slid every turn (its `history_block` 1, as before issue
+    29 item 4), and seed 004's placement of the same recall (in the system prompt, with the last
+    3 turns)."""
     runs = {}
-    for name, block in ((BLOCKS, None), (SLIDING, 1)):
+    for name, memory in WINDOWS.items():
         with tempfile.TemporaryDirectory() as home:
-            runs[name] = asyncio.run(run_session(turns, Path(home), block))
+            runs[name] = asyncio.run(run_session(turns, Path(home), memory))
     seed = [(turn, seed_placement(prompt)) for turn, prompt in runs[SLIDING]]
     return {**runs, "seed 004 (memory in the system prompt)": seed}
 

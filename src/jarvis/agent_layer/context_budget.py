@@ -5,7 +5,10 @@ every later turn fail. Before each call the loop asks `fit(...)` for the message
 
 1. nothing changes while the estimate fits `window - reserve` (the reply's room);
 2. else earlier turns are dropped, oldest first and whole (from one user message to the next,
-   so a tool call never loses its result);
+   so a tool call never loses its result), in steps of a quarter of the budget: what goes is
+   the excess rounded up to a multiple of `budget // 4`, so while the history grows at its end
+   the same turns go and the rest stays the prefix a prompt cache holds (dropping just enough
+   moved the start of the history, and the cache with it, every turn);
 3. then tool results longer than `tool_cap` characters are cut to head and tail with a note;
 4. what still does not fit is sent as it is: the server's overflow error is the answer, and the
    loop retries once with `shrink=True` (earlier turns gone, tool results cut hard).
@@ -68,8 +71,9 @@ def fit(
     dropped = 0
     if shrink:
         kept, dropped, start = kept[start:], start, 0
-    while _total(fixed, kept) > budget and start > 0:
-        cut_at = _next_turn_start(kept, 1, start)
+    excess = _total(fixed, kept) - budget
+    if excess > 0 and start > 0:
+        cut_at = _in_steps(kept, start, excess, max(1, budget // 4))
         kept, dropped, start = kept[cut_at:], dropped + cut_at, start - cut_at
     cut = 0
     cap = SHRUNK_TOOL_CAP_CHARS if shrink else TOOL_CAP_CHARS
@@ -80,6 +84,18 @@ def fit(
 
 def _total(fixed: int, messages: list[Message]) -> int:
     return fixed + sum(message_tokens(m) for m in messages)
+
+
+def _in_steps(messages: list[Message], start: int, excess: int, step: int) -> int:
+    """Where the kept messages begin: whole earlier turns (before `start`) dropped from the
+    oldest until they free `excess` rounded up to a multiple of `step` (all of them at most)."""
+    goal = -(-excess // step) * step
+    freed = cut_at = 0
+    while freed < goal and cut_at < start:
+        after = _next_turn_start(messages, cut_at + 1, start)
+        freed += sum(message_tokens(m) for m in messages[cut_at:after])
+        cut_at = after
+    return cut_at
 
 
 def _next_turn_start(messages: list[Message], after: int, limit: int) -> int:

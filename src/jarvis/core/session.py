@@ -24,6 +24,7 @@ from jarvis.common.i18n import Language, t
 from jarvis.common.logging import get_logger
 from jarvis.common.storage_errors import describe_storage_error
 from jarvis.core.extensions import SkillRegistry
+from jarvis.core.history_window import HistoryWindow
 from jarvis.core.plugins import PluginHost
 from jarvis.core.recall import as_typed, recall_into_turn
 from jarvis.core.security.validation import validate_input
@@ -107,6 +108,7 @@ class AgentSession:
         self._lock = asyncio.Lock()
         self._aborts: set[asyncio.Event] = set()  # the running turn's and queued turns'
         self._background: set[asyncio.Task[None]] = set()
+        self._window = HistoryWindow()  # the earlier turns shown (`core/history_window.py`)
 
     @property
     def id(self) -> str:
@@ -207,16 +209,18 @@ class AgentSession:
         await setup.plugins.before_agent_start(
             checked.text, {"session_id": self.id, "agent_id": setup.agent_id, "turn": turn}
         )
-        recent = await self._recent(turn)
+        settings = setup.memory.settings if setup.memory else MemorySettings()
+        shown = await self._window.recent(setup.store, self.id, settings, turn, setup.language)
         plan: ThinkingPlan | None = None  # the thinking step: router, inner thought
         if setup.thinking is not None:
             scope = TurnScope(setup.agent_id, self.info.user_id, setup.language, turn)
-            plan = await setup.thinking.plan(checked.text, recent, scope, self, abort)
+            plan = await setup.thinking.plan(checked.text, shown.conversation, scope, self, abort)
         tools = setup.tools()
         system_prompt = setup.system_prompt(tools)
         recalled = await self._recalled(checked.text, turn)
         note = plan.note(setup.language) if plan else ""  # this turn only, never stored
-        recalled = "\n\n".join(part for part in (note, recalled) if part)
+        self._window.sent(turn, shown, recalled)
+        recalled = "\n\n".join(part for part in (shown.with_this_turn, note, recalled) if part)
         ctx = ToolCallContext(
             session_id=self.id,
             agent_id=setup.agent_id,
@@ -234,7 +238,7 @@ class AgentSession:
             provider=setup.provider,
             model=setup.model,
             system_prompt=system_prompt,
-            history=[*recent, _with_memory(user, recalled)],
+            history=[*shown.messages, _with_memory(user, recalled)],
             tools=tools,
             emit=ending.hold,
             tool_context=ctx,
@@ -298,14 +302,6 @@ class AgentSession:
         if replaced != last.content:
             result.messages[-1] = last.model_copy(update={"content": replaced})
             result.final_text = replaced
-
-    async def _recent(self, turn: int) -> list[Message]:
-        """The earlier turns shown with this one, in blocks (`memory/window.py`), as stored: the
-        person's words without the memory that rode with them once, the same bytes each turn."""
-        settings = self.setup.memory.settings if self.setup.memory else MemorySettings()
-        first = settings.first_shown_turn(turn)
-        entries = await self.setup.store.recent(self.id, turn - first + 1)
-        return [entry.message for entry in entries if first <= entry.turn < turn]
 
     async def _recalled(self, query: str, turn: int) -> str:
         """What memory recalls for this turn. It goes with this turn's message, not into the

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
-from jarvis.memory.window import first_shown_turn
+from jarvis.memory.window import carried_turns, first_shown_turn
 from jarvis.model_layer.embeddings import EmbeddingSettings
 
 
@@ -24,6 +26,14 @@ class MemorySettings(BaseModel):
             "1: a window that slides every turn."
         ),
     )
+    cut_keeps: Literal["lines", "turns"] = Field(
+        "lines",
+        description=(
+            "What a cut of the history window keeps of the last recent_turns turns: one line "
+            "each (the person's words, the tools, the answer; a prompt cache then re-reads a "
+            "few lines at a cut) or the whole turns (it re-reads them all)."
+        ),
+    )
     semantic: bool = Field(
         True,
         description="Keep facts the person states as semantic memory (the user model's guard).",
@@ -35,3 +45,17 @@ class MemorySettings(BaseModel):
     def first_shown_turn(self, turn: int) -> int:
         """The oldest earlier turn the model sees verbatim with `turn` (`memory/window.py`)."""
         return first_shown_turn(turn, self.recent_turns, self.history_block)
+
+    def carried_turns(self, turn: int) -> range:
+        """The earlier turns shown as one line each with `turn` (`memory/window.py`); the rest
+        of the window, up to `turn - 1`, is shown whole."""
+        if self.cut_keeps == "turns":
+            first = self.first_shown_turn(turn)
+            return range(first, first)
+        return carried_turns(turn, self.recent_turns, self.history_block)
+
+    def cut_carries(self, turn: int) -> int:
+        """How many carried lines are new with `turn`: on the turn of a cut (no earlier turn
+        shown whole), all of them; else 0."""
+        carried = self.carried_turns(turn)
+        return len(carried) if carried and carried.stop == turn else 0

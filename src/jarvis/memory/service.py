@@ -103,6 +103,13 @@ class MemoryService:
                     reasons[item.id] = reason
         eligible = _stated_once([item for item in candidates if item.id in reasons])
         recalled = rank_recalled(eligible, query, working, query_vector)[:limit]
+        if (cut := self.settings.cut_carries(scope.turn)) > 0:
+            # The cut's carried lines are the newest earlier turns, one line each: they take
+            # the episodes' slots, so what a cut adds after the cached prefix stays short.
+            episodes = [item for item in recalled if item.kind == "episode"][
+                : min(limit, max(1, limit - cut))
+            ]
+            recalled = [item for item in recalled if item.kind != "episode" or item in episodes]
         if recalled:
             rehearsed = working.rehearsed([item.id for item in recalled])
             await self.working.save(scope.agent_id, scope.session_id, rehearsed)

@@ -5,10 +5,12 @@ turn has a deadline."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 from typing import Any
 
 from pydantic import BaseModel
 
+from jarvis.agent_layer.context_budget import fit
 from jarvis.agent_layer.events import AgentError, MessageUpdate
 from jarvis.agent_layer.loop import AgentLoopConfig, LoopResult, run_agent_loop
 from jarvis.agent_layer.tools import ToolCallContext
@@ -135,3 +137,25 @@ async def test_a_turn_past_its_deadline_stops_and_says_so() -> None:
     result, events = await run(provider, config=AgentLoopConfig(deadline_sec=0.05))
     assert result.ended_by == "deadline"
     assert t("loop.deadline", seconds="0.05") in streamed(events)
+
+
+def test_a_growing_history_drops_the_same_turns_until_a_quarter_more_is_needed() -> None:
+    """Earlier turns go in steps of a quarter of the budget: while the history grows at its end
+    the kept part starts at the same turn (a prompt cache keeps it); the start moves only when
+    the excess passes the next quarter."""
+    starts: list[str] = []
+    for turns in range(4, 30):
+        history = long_history(turns, 300)  # ~105 tokens a turn
+        fitted = fit(
+            "SYSTEM",
+            [*history, UserMessage(content="now")],
+            [],
+            window=2_000,
+            reserve=500,
+            keep_from=len(history),
+        )
+        assert fitted.tokens <= 1_500 and fitted.messages[-1] == UserMessage(content="now")
+        assert isinstance(fitted.messages[0], UserMessage)
+        starts.append(str(fitted.messages[0].content).split()[0])
+    moves = sum(a != b for a, b in itertools.pairwise(starts))
+    assert 1 <= moves <= 26 // 3  # a quarter of 1,500 is ~3.5 turns of ~105 tokens

@@ -65,8 +65,12 @@ async def test_a_turn_is_recorded_with_the_user_message_first() -> None:
     assert info is not None and info.turns == 1 and info.title == "hello"
 
 
+CARRIED_6_TO_8 = "[이전 대화]\n" + "\n".join(f"- question {i} → answer {i}" for i in (6, 7, 8))
+
+
 async def test_the_model_sees_earlier_turns_in_blocks_at_least_three() -> None:
-    """3 to 7 earlier turns, the oldest 5 dropped at once (`memory/window.py`)."""
+    """3 to 7 earlier turns, the oldest 5 dropped at once (`memory/window.py`); the 3 a cut
+    keeps go on as one line each, in one block in front of the first message after the tools."""
     provider = FauxProvider([f"answer {i}" for i in range(1, 11)])
     session, _, _ = await make_session(provider)
     for i in range(1, 11):
@@ -75,9 +79,64 @@ async def test_the_model_sees_earlier_turns_in_blocks_at_least_three() -> None:
         [m.content for m in call.messages if isinstance(m, UserMessage)] for call in provider.calls
     ]
     assert shown[7][:7] == [f"question {i}" for i in range(1, 8)]  # turn 8: all 7 earlier
+    assert len(shown[8]) == 1 and shown[8][0].startswith(CARRIED_6_TO_8 + "\n\n")  # turn 9
+    assert shown[8][0].endswith("\n\n[사용자 입력]\nquestion 9")
+    assert shown[9][0] == shown[8][0]  # turn 10 re-sends the cut turn as it was sent
+    assert "[장기 기억]\n- question 5" in shown[8][0]  # one episode beside the carried lines
+    assert shown[9][1].endswith("\n\n[사용자 입력]\nquestion 10")  # after what memory recalls
+    assert "[이전 대화]" not in shown[9][1]
+
+
+async def test_a_resumed_session_re_sends_the_cut_turn_as_stored_with_the_carried_block() -> None:
+    """What memory sent with the cut turn is kept in the process only: a session opened anew
+    on the same store sends the cut turn's words with the carried block (no recall)."""
+    provider = FauxProvider([f"answer {i}" for i in range(1, 11)])
+    session, _, _ = await make_session(provider)
+    for i in range(1, 10):
+        await session.prompt(f"question {i}")
+    resumed = AgentSession(session.setup, session.info)
+    await resumed.prompt("question 10")
+    first = provider.calls[-1].messages[0].content
+    assert first == CARRIED_6_TO_8 + "\n\n[사용자 입력]\nquestion 9"
+
+
+async def test_cut_keeps_turns_shows_the_kept_turns_whole() -> None:
+    provider = FauxProvider([f"answer {i}" for i in range(1, 11)])
+    session, _, service = await make_session(provider)
+    service.settings = MemorySettings(cut_keeps="turns")
+    for i in range(1, 11):
+        await session.prompt(f"question {i}")
+    shown = [
+        [m.content for m in call.messages if isinstance(m, UserMessage)] for call in provider.calls
+    ]
     assert shown[8][:3] == ["question 6", "question 7", "question 8"]  # turn 9: cut to 3
     assert shown[9][:4] == ["question 6", "question 7", "question 8", "question 9"]
-    assert shown[9][4].endswith("\n\n[사용자 입력]\nquestion 10")  # after what memory recalls
+    assert "[이전 대화]" not in str(shown)
+
+
+async def test_the_carried_block_stays_until_the_next_cut_and_is_not_recalled_memory() -> None:
+    """Turns 9–13 start with the same carried block (a prompt cache keeps it); turn 14 cuts
+    again and carries 11–13. The block is not reported as recalled memory (the HUD's MEMORY
+    card shows only `memory_recalled` items), and the store keeps only the person's words."""
+    provider = FauxProvider([f"answer {i}" for i in range(1, 15)])
+    session, store, _ = await make_session(provider)
+    recalled: list[str] = []
+    session.subscribe(
+        lambda event: recalled.extend(
+            item.text for item in getattr(event, "items", []) if event.type == "memory_recalled"
+        )
+    )
+    for i in range(1, 15):
+        await session.prompt(f"question {i}")
+    firsts = [str(call.messages[0].content) for call in provider.calls]
+    for turn in range(9, 14):
+        assert firsts[turn - 1].startswith(CARRIED_6_TO_8 + "\n\n")
+    later = "\n".join(f"- question {i} → answer {i}" for i in (11, 12, 13))
+    assert firsts[13].startswith(f"[이전 대화]\n{later}\n\n")
+    assert recalled  # episodes of turns no longer shown came back
+    assert not any("[이전 대화]" in text or "question 6 →" in text for text in recalled)
+    stored = [e.message.content for e in await store.history("s1") if e.message.role == "user"]
+    assert stored == [f"question {i}" for i in range(1, 15)]
 
 
 async def test_what_is_re_sent_is_byte_identical_between_cuts() -> None:

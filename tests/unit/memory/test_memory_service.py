@@ -58,6 +58,24 @@ async def test_recall_follows_the_block_window() -> None:
     assert not any(f"number{turn} " in at_9 for turn in range(6, 9))
 
 
+async def test_on_a_cut_turn_the_carried_lines_take_the_episodes_slots_but_one() -> None:
+    """Turn 9 carries turns 6–8 as lines (`memory/window.py`): of the 3 slots, episodes keep
+    one (the most relevant older turn still comes back); turn 10 recalls more again."""
+    memory = MemoryService(MemorySettings(recent_turns=3, history_block=5, recall_limit=3))
+    for turn in range(1, 10):
+        await memory.record_episode(episode(turn, f"report number{turn} draft"))  # type: ignore[arg-type]
+    at_9 = await memory.observe(MemoryScope("main", "u", "s1", 9), "report draft")
+    assert at_9.count("- report number") == 1
+    at_10 = await memory.observe(MemoryScope("main", "u", "s1", 10), "report draft")
+    assert at_10.count("- report number") > 1
+    whole = MemoryService(MemorySettings(cut_keeps="turns", recall_limit=3))
+    for turn in range(1, 10):
+        await whole.record_episode(episode(turn, f"report number{turn} draft"))  # type: ignore[arg-type]
+    assert (await whole.observe(MemoryScope("main", "u", "s1", 9), "report draft")).count(
+        "- report number"
+    ) > 1
+
+
 async def test_recall_is_scoped_to_agent_and_user() -> None:
     memory = MemoryService(MemorySettings())
     await memory.record_episode(episode(1, "secret plan", session="other"))  # type: ignore[arg-type]

@@ -10,4 +10,6 @@ MESSAGES: dict[str, dict[Language, str]] = {
     "memory.section.procedures": {"ko": "[절차 기억]", "en": "[Procedures]"},
     "memory.section.task_patterns": {"ko": "[작업 패턴]", "en": "[Task patterns]"},
     "memory.section.shared": {"ko": "[작업 공유 메모리]", "en": "[Shared work memory]"},
+    # The turns a window cut kept, one line each (`memory/window.py`), in front of the rest.
+    "memory.section.earlier": {"ko": "[이전 대화]", "en": "[Earlier in this conversation]"},
 }
