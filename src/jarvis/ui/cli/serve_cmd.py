@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import logging
 import os
+from typing import Any
 
 import httpx
 import typer
 import uvicorn
+from uvicorn.config import STARTUP_FAILURE
 
 from jarvis.app.settings import Settings
 from jarvis.common.i18n import t
 from jarvis.model_layer.providers.server_errors import one_line
+from jarvis.ui.cli import quiet_server
 from jarvis.ui.cli.assembly import assemble, fail
 from jarvis.ui.cli.console_log import console_logging
 from jarvis.ui.cli.serve_port import port_taken, when_listening
@@ -65,8 +68,8 @@ def run_server(*, demo: bool, host: str | None, port: int | None, workers: int) 
     if demo:
         os.environ[DEMO_ENV] = "1"
     # Every worker process builds its own assembly from the same settings.
-    uvicorn.run(
-        "jarvis.ui.web.factory:create_from_env",
+    options: dict[str, Any] = dict(
+        app="jarvis.ui.web.factory:create_from_env",
         factory=True,
         host=bind_host,
         port=bind_port,
@@ -80,3 +83,7 @@ def run_server(*, demo: bool, host: str | None, port: int | None, workers: int) 
         # uvloop starts a child that was given a preexec_fn (the bash subreaper) seconds late.
         loop="asyncio",
     )
+    if workers > 1:  # uvicorn's supervisor makes each worker's server
+        uvicorn.run(**options)
+    elif not quiet_server.serve(uvicorn.Config(**options)):  # one process: no tick while idle
+        raise typer.Exit(STARTUP_FAILURE)
