@@ -104,6 +104,7 @@
   }
 
   function onEvent(ev) {
+    if (TURN_EVENTS.has(ev.type)) live += 1;
     window.dispatchEvent(new CustomEvent(`jarvis:${ev.type}`, { detail: ev }));
     switch (ev.type) {
       case "session":
@@ -153,11 +154,15 @@
   // A reload shows the same screen: messages and tool blocks from the session history, with the
   // server's marks (each call's run time and whether it was killed, every "■ Stopped"); ACTIVITY
   // from the audit log, the marks and the AGENDA.
+  // Turn lines sent or received since the page opened: a history read before them is old.
+  const TURN_EVENTS = new Set(["agent_start", "message_update", "tool_execution_start", "tool_execution_end", "agent_end", "agent_error"]);
+  let live = 0;
   async function loadHistory() {
-    const id = sessionId;
+    const id = sessionId, seen = live;
     const [res, marksRes] = await Promise.all([api(`/api/sessions/${id}/history`), api(`/api/sessions/${id}/marks`)]);
     if (!res.ok) return;
     if (frameQueued || current) return; // a turn is streaming into the screen: keep it
+    if (live !== seen) return loadHistory(); // a turn came and went meanwhile: read it too
     const entries = await res.json();
     const marks = marksRes.ok ? await marksRes.json() : [];
     const runs = new Map(marks.filter((m) => m.kind === "tool").map((m) => [m.call, m]));
@@ -267,7 +272,7 @@
     if (!sessionId) startSession(); // sent once the new session's socket opens
   }
   // A `/…` line goes as typed: the server's command table decides what it is (docs/protocol.md).
-  function submit(text) { send({ type: "prompt", text }, text); }
+  function submit(text) { live += 1; send({ type: "prompt", text }, text); }
   function stop() { window.jarvisHud.send({ type: "abort" }); }
 
   $("composer").addEventListener("submit", (e) => {
