@@ -141,7 +141,7 @@ def serve_files(home: Path, run_as: dict[str, object]) -> Iterator[tuple[str, Pa
     finally:
         process.terminate()
         try:
-            process.wait(10)
+            process.wait(HANG_GUARD_SEC)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
