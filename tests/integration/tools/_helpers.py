@@ -89,7 +89,7 @@ def _routes(site: Site) -> list[Route]:
         return StreamingResponse(chunks(), media_type="text/plain")
 
     async def slow(request: Request) -> Response:
-        await asyncio.sleep(10)
+        await asyncio.sleep(3600)  # longer than pytest's timeout: only a cut ends the wait
         return Response("late", media_type="text/plain")
 
     async def missing(request: Request) -> Response:
