@@ -105,6 +105,7 @@ def serve(
         try:
             yield Served(address, process)
         finally:
+            _SERVED.pop(address, None)  # the port may serve another test's process later
             stop(process)
 
 
