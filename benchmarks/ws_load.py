@@ -259,7 +259,7 @@ async def settled(pid: int, limit_sec: float = 30.0) -> None:
 
 
 async def wait_healthy(port: int) -> None:
-    async with httpx.AsyncClient() as http, asyncio.timeout(60):
+    async with httpx.AsyncClient() as http, asyncio.timeout(300):  # a loaded machine
         while True:
             try:
                 if (await http.get(f"http://127.0.0.1:{port}/api/health")).status_code == 200:

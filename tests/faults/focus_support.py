@@ -28,6 +28,7 @@ POINTS = ["plan:begun", "plan:answered"] + [
     for n in range(1, STEPS + 1)
     for where in ("begun", "answered", "cited", "analysed", "logged", "end")
 ]
+LAST_POINT = POINTS[-1]  # reached after the task is marked done
 _STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 WAIT_POLL_SEC = 0.05  # how often a condition is looked at again (not a deadline)
 
@@ -84,15 +85,20 @@ def load(home: Path, task_id: str) -> FocusTask:
     return task
 
 
-def wait_for(home: Path, task_id: str, process: subprocess.Popen[str]) -> str:
+def wait_for(
+    home: Path, task_id: str, process: subprocess.Popen[str], hold: str | None = None
+) -> str:
     """Until the process holds at its point ("held"), or the task stops for the person
-    (interrupted) or for good. No deadline: pytest's timeout guards."""
+    (interrupted) or for good. The last step's end point comes after the task is marked done:
+    held there, "done" is not the outcome (the run would never end: the test would wait on it
+    for ever). No deadline: pytest's timeout guards."""
     marker = home / "focus-held"
     while True:
         if marker.exists():
             return "held"
         task = FocusStore(home).load(task_id)
-        if task is not None and task.status in ("interrupted", "done", "failed", "cancelled"):
+        stopped = ("interrupted", "failed", "cancelled") + (() if hold == LAST_POINT else ("done",))
+        if task is not None and task.status in stopped:
             return task.status
         assert process.poll() is None, (home / "serve.log").read_text(encoding="utf-8")[-3000:]
         time.sleep(WAIT_POLL_SEC)

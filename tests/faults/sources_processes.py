@@ -38,7 +38,7 @@ from jarvis.core.sources.definition import parse_source, write_source
 from jarvis.core.sources.seen import SEEN_FILE, SeenStore
 from jarvis.core.sources.store import read_status
 from tests.integration.sources.feeds import FeedSite, Item
-from tests.support.processes import Served, healthy, hud_headers, serve
+from tests.support.processes import Served, hud_headers, serve
 
 HOLD = "source:recorded"
 DECIDED = "source:decided"
@@ -105,7 +105,19 @@ class Fleet:
         process.kill()  # kill -9, frozen right after recording
         process.wait(30)
         marker.unlink()
-        await healthy(self.start(name, armed).address, 180)
+        await self.up(self.start(name, armed))
+
+    async def up(self, served: Served) -> None:
+        """Until `served` answers health, failing at once if it ended; no budget of time (a
+        loaded machine takes minutes to start three servers): pytest's timeout guards a hang."""
+        async with httpx.AsyncClient() as http:
+            while True:
+                assert served.process.poll() is None, _log_tail(self.home)
+                with contextlib.suppress(httpx.HTTPError):
+                    answer = await http.get(f"http://{served.address}/api/health")
+                    if answer.status_code == 200:
+                        return
+                await asyncio.sleep(LOOK_AGAIN_SEC)
 
     def alive(self) -> None:
         for name, served in self.served.items():
@@ -225,7 +237,7 @@ async def run_three(
             fleet = Fleet(home, dsn, stack, hold, speaking=immediate > 0)
             for name in ("a", "b", "c"):
                 fleet.start(name, armed=kills > 0)
-            await asyncio.gather(*(healthy(s.address, 180) for s in fleet.served.values()))
+            await asyncio.gather(*(fleet.up(s) for s in fleet.served.values()))
             async with httpx.AsyncClient(headers=hud_headers()) as client:
                 address = fleet.served["a"].address
                 for source_id in ids:

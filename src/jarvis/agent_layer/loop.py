@@ -20,6 +20,7 @@ from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from jarvis.agent_layer.abortable import Aborted, unless_aborted
 from jarvis.agent_layer.context_budget import fit
 from jarvis.agent_layer.events import (
     AgentEnd,
@@ -27,8 +28,6 @@ from jarvis.agent_layer.events import (
     AgentStart,
     EventSink,
     MessageUpdate,
-    ToolExecutionEnd,
-    ToolExecutionStart,
     TurnStart,
 )
 from jarvis.agent_layer.loop_types import (
@@ -41,6 +40,7 @@ from jarvis.agent_layer.loop_types import (
     ToolRun,
     consume_stream,
 )
+from jarvis.agent_layer.tool_run import run_tool
 from jarvis.agent_layer.tools import LoopTools, ToolCallContext, ToolResult
 from jarvis.common.i18n import Language, t
 from jarvis.model_layer.messages import (
@@ -55,7 +55,6 @@ from jarvis.model_layer.messages import (
 from jarvis.model_layer.provider import Provider
 
 _T = TypeVar("_T")
-_PREVIEW_CHARS = 500
 
 __all__ = [
     "SUMMARY_MAX_CHARS",
@@ -66,10 +65,6 @@ __all__ = [
     "ToolRun",
     "run_agent_loop",
 ]
-
-
-class _Aborted(Exception):
-    pass
 
 
 async def run_agent_loop(
@@ -143,7 +138,7 @@ class _Loop:
             timer = asyncio.get_running_loop().call_later(self.config.deadline_sec, self._expire)
         try:
             return await self._run()
-        except _Aborted:
+        except Aborted:
             if self.deadline_hit:
                 line = t("loop.deadline", self.lang, seconds=f"{self.config.deadline_sec:g}")
                 return self._finish(line, "deadline", stream=True)
@@ -266,35 +261,7 @@ class _Loop:
         return ordered
 
     async def _run_tool(self, call: ToolCall) -> ToolResult:
-        self.emit(
-            ToolExecutionStart(tool_call_id=call.id, tool_name=call.name, args=call.arguments)
-        )
-        try:
-            result = await self.tools.execute(call, self.tool_context)
-        except asyncio.CancelledError:
-            # Stopped mid-run: the front ends still learn how the call ended.
-            self.emit(
-                ToolExecutionEnd(
-                    tool_call_id=call.id,
-                    tool_name=call.name,
-                    is_error=True,
-                    result_preview=t("loop.aborted", self.lang),
-                    decision={"outcome": "aborted", "reason": "aborted"},
-                )
-            )
-            raise
-        except Exception as exc:  # a broken tool must never crash the loop
-            result = ToolResult(content=f"tool {call.name} failed: {exc}", is_error=True)
-        self.emit(
-            ToolExecutionEnd(
-                tool_call_id=call.id,
-                tool_name=call.name,
-                is_error=result.is_error,
-                result_preview=result.content[:_PREVIEW_CHARS],
-                decision=result.details.get("decision"),
-            )
-        )
-        return result
+        return await run_tool(call, self.tools, self.tool_context, self.emit, self.lang)
 
     async def _race(
         self,
@@ -303,30 +270,23 @@ class _Loop:
         results: dict[int, ToolResult] | None = None,
     ) -> _T:
         """Await `work` unless the turn is aborted first; on abort, close the history cleanly."""
-        task = asyncio.ensure_future(work)
-        abort = asyncio.ensure_future(self.tool_context.abort.wait())
         try:
-            await asyncio.wait({task, abort}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            abort.cancel()
-        if task.done():
-            return task.result()
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-        if calls is not None:
-            # Every recorded tool call gets a result, so the history stays valid for providers.
-            done = results or {}
-            for index, call in enumerate(calls):
-                content = done[index].content if index in done else t("loop.aborted", self.lang)
-                self._record(
-                    ToolResultMessage(
-                        tool_call_id=call.id,
-                        tool_name=call.name,
-                        content=content,
-                        is_error=index not in done,
+            return await unless_aborted(work, self.tool_context.abort)
+        except Aborted:
+            if calls is not None:
+                # Every recorded tool call gets a result, so the history stays valid for providers.
+                done = results or {}
+                for index, call in enumerate(calls):
+                    content = done[index].content if index in done else t("loop.aborted", self.lang)
+                    self._record(
+                        ToolResultMessage(
+                            tool_call_id=call.id,
+                            tool_name=call.name,
+                            content=content,
+                            is_error=index not in done,
+                        )
                     )
-                )
-        raise _Aborted
+            raise
 
     async def _call_model(
         self, instruction: str | None, *, with_tools: bool, stream: bool
@@ -391,7 +351,7 @@ class _Loop:
 
     def _check_abort(self) -> None:
         if self.tool_context.abort.is_set():
-            raise _Aborted
+            raise Aborted
 
     def _record(self, message: Message) -> None:
         self.context.append(message)

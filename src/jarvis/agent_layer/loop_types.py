@@ -83,7 +83,18 @@ class ModelCall:
 async def consume_stream(
     events: AsyncIterator[StreamEvent], emit: EventSink, stream: bool
 ) -> ModelCall:
-    """Assemble one response; text and thinking are emitted as they arrive when `stream`."""
+    """Assemble one response; text and thinking are emitted as they arrive when `stream`.
+    The stream is closed here once read: left to the garbage collector, each unclosed async
+    generator costs the event loop a thread-safe wake-up (a self-pipe write) to finalise it."""
+    try:
+        return await _assemble(events, emit, stream)
+    finally:
+        close = getattr(events, "aclose", None)
+        if close is not None:
+            await close()
+
+
+async def _assemble(events: AsyncIterator[StreamEvent], emit: EventSink, stream: bool) -> ModelCall:
     message = AssistantMessage()
     text: list[str] = []
     thinking: list[str] = []

@@ -8,18 +8,20 @@ no session (a request outside any call) or no approver, the request is refused.
 from __future__ import annotations
 
 from collections.abc import Callable
-
-import mcp_types
+from typing import TYPE_CHECKING
 
 from jarvis.agent_layer.tools import ToolCallContext
 from jarvis.common.clock import Clock, new_id
 from jarvis.core.approvals.request import ApprovalRequest, preview_args
 from jarvis.core.approvals.service import ApprovalService
-from jarvis.core.mcp.transport import Sampler
+from jarvis.core.mcp.hooks import Sampler
 from jarvis.model_layer.config import ModelSettings, StreamOptions
 from jarvis.model_layer.events import ProviderError, TextDelta
 from jarvis.model_layer.messages import LLMContext, UserMessage
 from jarvis.model_layer.provider import Provider
+
+if TYPE_CHECKING:  # a request comes over a connection: the SDK is loaded by then
+    import mcp_types
 
 SAMPLING_TOOL = "mcp_sampling"
 
@@ -33,6 +35,8 @@ def approved_sampler(
     async def sample(
         server: str, params: mcp_types.CreateMessageRequestParams, call: ToolCallContext | None
     ) -> mcp_types.CreateMessageResult | mcp_types.ErrorData:
+        import mcp_types
+
         if call is None:
             return _refused("sampling is only answered during a tool call a person can approve")
         text = "\n\n".join(_text(m.content) for m in params.messages)
@@ -90,6 +94,8 @@ def _request(
 
 
 def _text(block: object) -> str:
+    import mcp_types
+
     if isinstance(block, mcp_types.TextContent):
         return block.text
     if isinstance(block, list):
@@ -99,4 +105,6 @@ def _text(block: object) -> str:
 
 
 def _refused(message: str) -> mcp_types.ErrorData:
+    import mcp_types
+
     return mcp_types.ErrorData(code=mcp_types.INVALID_REQUEST, message=message)

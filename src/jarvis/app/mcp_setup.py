@@ -8,15 +8,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import httpx2
+
 from jarvis.app.mcp_sampling import approved_sampler
 from jarvis.app.settings import Settings
 from jarvis.common.clock import Clock
 from jarvis.core.approvals.service import ApprovalService
 from jarvis.core.confine import Confiner
-from jarvis.core.mcp import ClientHooks, MCPManager
+from jarvis.core.mcp.config import MCPServerConfig
 from jarvis.core.mcp.elicitation import ElicitationDesk
+from jarvis.core.mcp.hooks import ClientHooks
 from jarvis.core.mcp.host import workspace_roots
-from jarvis.core.mcp.oauth import stored_auth
+from jarvis.core.mcp.manager import MCPManager
 from jarvis.core.tools.registry import ToolRegistry
 from jarvis.model_layer.config import ModelSettings
 from jarvis.model_layer.provider import Provider
@@ -41,8 +44,15 @@ def build_mcp(
         tools,
         log_dir=settings.home / "logs" / "mcp",
         hooks=hooks,
-        auth=stored_auth(settings.home),
+        auth=lambda config: _stored_auth(settings.home, config),
     )
+
+
+def _stored_auth(home: Path, config: MCPServerConfig) -> httpx2.Auth | None:
+    # Imported when a server connects: the OAuth module loads the MCP SDK (start-up without it).
+    from jarvis.core.mcp.oauth import stored_auth
+
+    return stored_auth(home)(config)
 
 
 def _confine(settings: Settings) -> Callable[[Sequence[str], bool, Sequence[str]], list[str]]:

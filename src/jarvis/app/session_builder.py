@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from jarvis.agent_layer.loop import AgentLoopConfig
@@ -41,6 +42,7 @@ class SessionBuilder:
         self.waits = WaitTracker()  # the agent's model and tool waits, for fillers
         # Other agents' own tools, which this agent never sees (the registry sets it).
         self.foreign_tools: Callable[[], frozenset[str]] = frozenset
+        self._last_tools: tuple[tuple[object, ...], LoopTools] | None = None
 
     def update_profile(self, profile: AgentProfile) -> None:
         """A reloaded team file: live sessions take the new setup from their next turn."""
@@ -129,18 +131,22 @@ class SessionBuilder:
         return job
 
     def _tools(self) -> LoopTools:
+        """The turn's tool surface; the last one again while the registry, the visible set
+        and the boundaries are the same (it reads procedures and specs live itself)."""
         never = frozenset(self.profile.boundaries.never)  # invisible everywhere (seed 000)
-        tools = GatedTools(
-            self.app.tools,
-            self.app.settings.workspace_dir,
-            self.app.gate,
-            self.visible_tools(),
-            hidden=never,
-        )
-        if self.app.learning is None:
-            return tools
-        # Learned procedures are this agent's only; their steps run through `tools`.
-        return ProcedureTools(tools, self.app.learning.library, self.agent_id)
+        visible = self.visible_tools()
+        app = self.app
+        where = app.settings.workspace or Path.cwd()  # `workspace_dir` resolves: a path walk
+        key = (app.tools, app.tools.version, visible, never, app.gate, where, app.learning)
+        if self._last_tools is not None and self._last_tools[0] == key:
+            return self._last_tools[1]
+        workspace = app.settings.workspace_dir
+        tools: LoopTools = GatedTools(app.tools, workspace, app.gate, visible, hidden=never)
+        if app.learning is not None:
+            # Learned procedures are this agent's only; their steps run through the gate.
+            tools = ProcedureTools(tools, app.learning.library, self.agent_id)
+        self._last_tools = (key, tools)
+        return tools
 
     def visible_tools(self) -> set[str] | None:
         """Re-read every turn: the profile's list (None: everything registered) plus the

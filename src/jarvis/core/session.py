@@ -29,6 +29,7 @@ from jarvis.core.plugins import PluginHost
 from jarvis.core.recall import as_typed, recall_into_turn
 from jarvis.core.security.validation import validate_input
 from jarvis.core.thinking import ThinkingPlan, TurnScope, TurnThinking
+from jarvis.core.turn_ending import TurnEnding
 from jarvis.memory.config import MemorySettings
 from jarvis.memory.episodes import make_episode
 from jarvis.memory.service import PERSON_WORDS_HEADER, MemoryScope, MemoryService
@@ -165,7 +166,7 @@ class AgentSession:
     async def _guarded_turn(self, text: str, abort: asyncio.Event) -> TurnOutcome:
         """Every started turn ends with exactly one `agent_end` or `agent_error`, whatever
         fails: a failure the turn did not report itself becomes the `agent_error`."""
-        ending = _TurnEnding(self.emit)
+        ending = TurnEnding(self.emit)
         hold = self.setup.person_turn or contextlib.nullcontext
         try:
             with hold():
@@ -178,7 +179,7 @@ class AgentSession:
         finally:
             ending.close()
 
-    async def _turn(self, text: str, abort: asyncio.Event, ending: _TurnEnding) -> TurnOutcome:
+    async def _turn(self, text: str, abort: asyncio.Event, ending: TurnEnding) -> TurnOutcome:
         setup = self.setup
         turn = self.info.turns + 1
         if setup.expand_input is not None:
@@ -365,41 +366,6 @@ def _episode_outcome(result: LoopResult) -> str:
         return "aborted"
     failed = result.error is not None or any(run.result.is_error for run in result.tool_runs)
     return "failure" if failed else "success"
-
-
-class _TurnEnding:
-    """Holds the loop's closing event until the turn is stored, and makes sure exactly one
-    closing event (`agent_end` or `agent_error`) leaves for every started turn."""
-
-    def __init__(self, emit: EventSink) -> None:
-        self._emit = emit
-        self._held: BaseModel | None = None
-        self.settled = False
-
-    def hold(self, event: BaseModel) -> None:
-        if isinstance(event, AgentEnd | AgentError):
-            # The loop reports a model failure as agent_error then agent_end: keep the error.
-            if not isinstance(self._held, AgentError):
-                self._held = event
-            return
-        self._emit(event)
-
-    def release(self) -> None:
-        if self._held is not None:
-            self._send(self._held)
-
-    def fail(self, error: AgentError) -> None:
-        self._send(error)
-
-    def close(self) -> None:
-        """Anything still unsaid when the turn leaves (a cancelled task) is said now."""
-        if not self.settled:
-            self._send(self._held or AgentEnd(ended_by="aborted"))
-
-    def _send(self, event: BaseModel) -> None:
-        if not self.settled:
-            self.settled = True
-            self._emit(event)
 
 
 def _with_memory(user: UserMessage, recalled: str) -> UserMessage:

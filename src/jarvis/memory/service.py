@@ -85,10 +85,9 @@ class MemoryService:
         lang = lang or self.language
         if not self.settings.enabled:
             return Recall()
-        found = await self.store.of_kinds(scope.agent_id, scope.user_id, _LISTED)
         limit = self.settings.recall_limit
-        candidates = await self.store.search(
-            scope.agent_id, scope.user_id, query, _RECALLED, limit + 3
+        found, candidates = await self.store.listed_and_found(
+            scope.agent_id, scope.user_id, _LISTED, query, _RECALLED, limit + 3
         )
         query_vector = await self._embed_one(query) if self.embeds else None
         if query_vector is not None:

@@ -39,6 +39,7 @@ from jarvis.memory.store import (
     ItemKind,
     ItemStore,
     MemoryItem,
+    scored,
     shared_words,
     tokens,
 )
@@ -90,6 +91,8 @@ class SqliteItemStore(ItemStore):
         self._db: sqlite3.Connection | None = None
         self._index = WordIndex()
         self._index_version: int | None = None
+        # Set while one recall reads (`listed_and_found`): the file's version is asked once.
+        self._checked = False
         # of_kinds answers (the listed sections, read every turn), kept until a write changes them.
         self._listed: dict[
             tuple[str, str, tuple[ItemKind, ...]], dict[ItemKind, list[MemoryItem]]
@@ -188,6 +191,8 @@ class SqliteItemStore(ItemStore):
     def _fresh_index(self) -> WordIndex:
         """The word index, rebuilt when another connection changed the file since (the
         cached listings and items are dropped then too; pending episodes stay indexed)."""
+        if self._checked:  # asked already for this recall (`listed_and_found`)
+            return self._index
         version = self.db.execute("PRAGMA data_version").fetchone()[0]
         if version != self._index_version:
             self._listed.clear()
@@ -233,6 +238,17 @@ class SqliteItemStore(ItemStore):
             self._listed[key] = cached
         return {kind: list(found) for kind, found in cached.items()}
 
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """One look at the file's version for a recall's reads (none of them yields to the
+        event loop, so nothing of this process writes in between)."""
+        self._fresh_index()
+        self._checked = True
+        try:
+            yield
+        finally:
+            self._checked = False
+
     async def search(
         self, agent_id: str, user_id: str, query: str, kinds: set[ItemKind], limit: int
     ) -> list[MemoryItem]:
@@ -261,7 +277,7 @@ class SqliteItemStore(ItemStore):
         for item_id, score in ranked:
             item = self._pending.get(item_id) or known.get(item_id)
             if item is not None:
-                found.append(item.model_copy(update={"relevance": score}))
+                found.append(scored(item, score))
         return found
 
     def _remember(self, item: MemoryItem) -> None:

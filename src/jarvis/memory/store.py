@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 from collections import defaultdict, deque
+from collections.abc import Iterator
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -46,6 +48,20 @@ class MemoryItem(BaseModel):
     relevance: float = Field(default=0.0, exclude=True)
 
 
+def scored(item: MemoryItem, relevance: float) -> MemoryItem:
+    """A copy of `item` carrying a search's `relevance` (the stored item is not changed). Made
+    directly (no validation, nothing else changes): `model_copy(update=...)` costs twice as
+    much, and recall scores every candidate on every turn."""
+    copy = MemoryItem.__new__(MemoryItem)
+    fields = item.__dict__.copy()
+    fields["relevance"] = relevance
+    object.__setattr__(copy, "__dict__", fields)
+    object.__setattr__(copy, "__pydantic_fields_set__", item.model_fields_set | {"relevance"})
+    object.__setattr__(copy, "__pydantic_extra__", None)
+    object.__setattr__(copy, "__pydantic_private__", None)
+    return copy
+
+
 def shared_words(words: set[str], text: str) -> int:
     """How many query words occur in `text` (as substrings: Korean particles attach to words,
     so "배포" must match "배포는")."""
@@ -56,12 +72,10 @@ def shared_words(words: set[str], text: str) -> int:
 def rank_matches(items: list[MemoryItem], query: str, limit: int) -> list[MemoryItem]:
     """Database candidates (newest first) ranked by shared words, newest first among equals."""
     words = tokens(query)
-    scored = [
-        item.model_copy(update={"relevance": shared_words(words, item.text)}) for item in items
-    ]
-    scored = [item for item in scored if item.relevance > 0]
-    order = {item.id: index for index, item in enumerate(scored)}
-    return sorted(scored, key=lambda item: (-item.relevance, order[item.id]))[:limit]
+    found = [scored(item, shared_words(words, item.text)) for item in items]
+    found = [item for item in found if item.relevance > 0]
+    order = {item.id: index for index, item in enumerate(found)}
+    return sorted(found, key=lambda item: (-item.relevance, order[item.id]))[:limit]
 
 
 class ItemStore:
@@ -82,6 +96,27 @@ class ItemStore:
 
     async def of_kind(self, agent_id: str, user_id: str, kind: ItemKind) -> list[MemoryItem]:
         raise NotImplementedError
+
+    async def listed_and_found(
+        self,
+        agent_id: str,
+        user_id: str,
+        listed: tuple[ItemKind, ...],
+        query: str,
+        kinds: set[ItemKind],
+        limit: int,
+    ) -> tuple[dict[ItemKind, list[MemoryItem]], list[MemoryItem]]:
+        """A recall's reads: `of_kinds(listed)` and `search`, as one `reading`."""
+        with self.reading():
+            return (
+                await self.of_kinds(agent_id, user_id, listed),
+                await self.search(agent_id, user_id, query, kinds, limit),
+            )
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """Reads that belong together (a store may look once at what changed for all)."""
+        yield
 
     async def of_kinds(
         self, agent_id: str, user_id: str, kinds: tuple[ItemKind, ...]
@@ -153,7 +188,7 @@ class InMemoryItemStore(ItemStore):
         self, agent_id: str, user_id: str, query: str, kinds: set[ItemKind], limit: int
     ) -> list[MemoryItem]:
         found = self._index.search(agent_id, user_id, query, set(kinds), limit)
-        return [self._items[i].model_copy(update={"relevance": score}) for i, score in found]
+        return [scored(self._items[i], score) for i, score in found]
 
     async def latest(
         self, agent_id: str, user_id: str, kinds: tuple[ItemKind, ...], limit: int

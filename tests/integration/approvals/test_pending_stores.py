@@ -77,17 +77,22 @@ async def test_the_answer_in_one_handle_wakes_the_waiter_in_the_other_fast(store
         assert loop.time() - start < 0.5  # woken by the notification, not the 1 s poll
 
 
-async def test_an_answer_wakes_the_waiting_turn_in_the_next_step_of_the_loop() -> None:
-    """In one process the answer wakes the waiter itself: the turn runs on in the event loop's
-    next step. On a busy server every step is every session's work, so each extra hop (helper
-    tasks around the wait took three) adds a whole step to answer → tool start."""
+async def test_an_answer_wakes_the_waiting_turn_ahead_of_other_queued_work() -> None:
+    """In one process the answer wakes the waiter itself, ahead of the loop's queue: the turn
+    runs on right after the answer's handler. On a busy server every step is every session's
+    work, so each hop (helper tasks around the wait took three) adds a whole step to answer →
+    tool start."""
+    loop = asyncio.get_running_loop()
     store = MemoryPendingStore()
     await store.create(request("n1"))
     waiter = asyncio.create_task(store.wait("n1", 10, asyncio.Event()))
     await asyncio.sleep(0)  # the waiter starts waiting
+    turn_went_on: list[bool] = []  # seen by other sessions' work, queued before the answer
+    loop.call_soon(lambda: turn_went_on.append(waiter.done()))
     assert await store.answer("n1", "local", "allow", "s") == "ok"
-    await asyncio.sleep(0)  # one step
+    await asyncio.sleep(0)  # the answer's handler yields once
     assert waiter.done() and waiter.result() == "allow"
+    assert turn_went_on == [True]
 
 
 async def test_timeout_and_abort(stores: Any) -> None:

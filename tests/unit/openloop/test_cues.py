@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 import yaml
 
-from jarvis.agent_layer.openloop.cues import may_hold_loop
+from jarvis.agent_layer.openloop.cues import _EN_CUES, _en_cue, may_hold_loop
 from jarvis.agent_layer.openloop.judge import AgendaJudge
 from jarvis.agent_layer.openloop.openloop_types import OpenLoopConfig
 from jarvis.agent_layer.openloop.service import OpenLoopService
@@ -131,3 +131,19 @@ async def test_every_turn_asks_the_judge_always(tmp_path: Path) -> None:
     session, _ = make(FauxProvider(["ok"]), await started(MemorySessionStore()))
     await job(session, "what is the capital of France?")
     assert len(provider.calls) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Remind me TOMORROW at 3PM",
+        "Pay the Electricity Bill by Friday",
+        "question number 5: what should I do about the report?",
+        "I'LL send it in 2 Hours",
+        "Nothing to see HERE",
+        "MEETING moved to Dec 3rd",
+    ],
+)
+def test_the_ascii_fast_path_agrees_with_ignorecase(text: str) -> None:
+    """Lower-cased ASCII without IGNORECASE finds what the IGNORECASE pattern finds."""
+    assert _en_cue(text) is (_EN_CUES.search(text) is not None)

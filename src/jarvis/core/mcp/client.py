@@ -33,6 +33,7 @@ from jarvis.agent_layer.tools import ToolCallContext
 from jarvis.common.logging import get_logger
 from jarvis.core.mcp.call_order import CallOrder
 from jarvis.core.mcp.config import MCPServerConfig
+from jarvis.core.mcp.hooks import ClientHooks
 from jarvis.core.mcp.server_requests import ServerRequests
 from jarvis.core.mcp.session_parts import (
     MCPServerError,
@@ -43,7 +44,7 @@ from jarvis.core.mcp.session_parts import (
     until_dispatcher_closed,
     within,
 )
-from jarvis.core.mcp.transport import ClientHooks, HttpRecord, log_tail, open_session
+from jarvis.core.mcp.transport import HttpRecord, log_tail, open_session
 
 _log = get_logger("jarvis.mcp")
 _T = TypeVar("_T")

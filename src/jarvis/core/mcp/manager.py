@@ -4,6 +4,10 @@ Start-up never waits: each server connects in its own task and its tools registe
 is ready (its status says "connecting" until then). Tools are registered as `<server>__<tool>`
 (see `names.py`), so servers never hide each other or a built-in; a server may take over named
 built-ins only through its `replace_builtins` setting, and the status says what it shadows.
+
+The MCP SDK (about a quarter of a server's import time) loads with the first connection: this
+module imports the modules that use it where they are needed, so a server with no MCP server
+configured, and every server until one connects, starts without it.
 """
 
 from __future__ import annotations
@@ -12,38 +16,28 @@ import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
-
-import mcp_types
+from typing import TYPE_CHECKING, Literal
 
 from jarvis.common.logging import get_logger
-from jarvis.core.mcp.client import AuthFactory, MCPConnection, State
-from jarvis.core.mcp.completion import PromptInfo, complete_argument, prompt_catalog
 from jarvis.core.mcp.config import MCPServerConfig, check_unique_names
 from jarvis.core.mcp.elicitation import ElicitationDesk
+from jarvis.core.mcp.hooks import ClientHooks
 from jarvis.core.mcp.names import NameTable
-from jarvis.core.mcp.resources import (
-    MENTION,
-    PROMPT_COMMAND,
-    ReadResourceTool,
-    ResourceCatalog,
-    attach_mentions,
-    expand_prompt,
-    list_prompts,
-    list_resource_templates,
-    offers_resources,
-    prompt_arguments,
-    resource_catalog,
-)
 from jarvis.core.mcp.session_parts import MCPServerError
-from jarvis.core.mcp.tools import MCPTool
-from jarvis.core.mcp.transport import ClientHooks
 from jarvis.core.tools.registry import ToolRegistry
 
-_log = get_logger("jarvis.mcp")
+if TYPE_CHECKING:
+    import mcp_types
 
-# "broken": the config entry could not be read, so there is no connection at all.
-StatusState = State | Literal["broken"]
+    from jarvis.core.mcp.client import AuthFactory, MCPConnection, State
+    from jarvis.core.mcp.completion import PromptInfo
+    from jarvis.core.mcp.resources import ResourceCatalog
+    from jarvis.core.mcp.tools import MCPTool
+
+    # "broken": the config entry could not be read, so there is no connection at all.
+    StatusState = State | Literal["broken"]
+
+_log = get_logger("jarvis.mcp")
 StatusListener = Callable[["ServerStatus"], None]
 
 
@@ -195,7 +189,12 @@ class MCPManager:
 
     async def prompts(self) -> list[PromptInfo]:
         """Every connected server's prompts, as the `/<server>:<prompt>` commands they are."""
-        return await prompt_catalog(self.connections())
+        connections = self.connections()
+        if not connections:
+            return []
+        from jarvis.core.mcp.completion import prompt_catalog
+
+        return await prompt_catalog(connections)
 
     async def complete(
         self, server: str, prompt: str, argument: str, value: str, context: dict[str, str]
@@ -205,6 +204,8 @@ class MCPManager:
         connection = self.connection(server)
         if connection is None:
             raise KeyError(server)
+        from jarvis.core.mcp.completion import complete_argument
+
         return await complete_argument(connection, prompt, argument, value, context)
 
     async def resources(self, server: str) -> ResourceCatalog:
@@ -212,11 +213,24 @@ class MCPManager:
         connection = self.connection(server)
         if connection is None:
             raise KeyError(server)
+        from jarvis.core.mcp.resources import resource_catalog
+
         return await resource_catalog(connection)
 
     async def expand_input(self, text: str) -> str:
         """`/server:prompt args` → the prompt's text; `@server:uri` → the resource attached.
         A failure becomes an error line in place of the command (the person sees why)."""
+        if not text.lstrip().startswith("/") and "@" not in text:
+            return text  # neither a command nor a mention (the patterns below need one)
+        from jarvis.core.mcp.resources import (
+            MENTION,
+            PROMPT_COMMAND,
+            attach_mentions,
+            expand_prompt,
+            list_prompts,
+            prompt_arguments,
+        )
+
         live = {c.name: c for c in self.connections() if c.state == "connected"}
         command = PROMPT_COMMAND.match(text.strip())
         if command and command.group(1) in live:
@@ -240,6 +254,8 @@ class MCPManager:
     async def _replace(self, config: MCPServerConfig) -> None:
         if config.name in self._servers:
             await self._remove(config.name)
+        from jarvis.core.mcp.client import MCPConnection
+
         log = self._log_dir / f"{config.name}.log" if self._log_dir else None
         connection = MCPConnection(
             config,
@@ -263,6 +279,9 @@ class MCPManager:
 
     def _register(self, connection: MCPConnection, specs: list[mcp_types.Tool]) -> None:
         """Called on every fresh tool list: a connect, a reconnect or a list-changed event."""
+        from jarvis.core.mcp.resources import offers_resources
+        from jarvis.core.mcp.tools import MCPTool
+
         server = self._servers.get(connection.name)
         if server is None or server.connection is not connection:
             return  # a replaced connection's late news
@@ -278,6 +297,8 @@ class MCPManager:
             server.fetching = asyncio.create_task(self._fetch_templates(server))
 
     async def _fetch_templates(self, server: _Server) -> None:
+        from jarvis.core.mcp.resources import list_resource_templates
+
         try:
             server.templates = await list_resource_templates(server.connection)
         except MCPServerError:
@@ -288,6 +309,11 @@ class MCPManager:
 
     def _publish_resource_tool(self) -> None:
         """`read_resource` exists while some connected server offers resources."""
+        if not self._servers:
+            self._registry.replace_layer("mcp", [], owner="")
+            return
+        from jarvis.core.mcp.resources import ReadResourceTool, offers_resources
+
         offering = {c.name: c for c in self.connections() if offers_resources(c)}
         templates = {name: self._servers[name].templates for name in offering}
         tools = [ReadResourceTool(offering, templates)] if offering else []

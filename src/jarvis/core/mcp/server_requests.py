@@ -20,8 +20,9 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from jarvis.agent_layer.tools import ToolCallContext
 from jarvis.common.logging import get_logger
+from jarvis.core.mcp.hooks import ClientHooks
 from jarvis.core.mcp.session_parts import describe, list_all_tools
-from jarvis.core.mcp.transport import ClientHooks, SessionCallbacks
+from jarvis.core.mcp.transport import SessionCallbacks
 
 _log = get_logger("jarvis.mcp")
 

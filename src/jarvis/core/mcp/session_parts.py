@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-import mcp_types
-from mcp import Client
+if TYPE_CHECKING:  # the SDK loads with the first connection, not with the server (start-up)
+    import mcp_types
+    from mcp import Client
 
 _T = TypeVar("_T")
 _MAX_PAGES: Final = 100

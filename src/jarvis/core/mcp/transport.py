@@ -12,10 +12,10 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Protocol, TextIO
+from typing import Any, Final, TextIO
 
 import anyio
 import httpx2
@@ -30,17 +30,13 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.message import SessionMessage
 
 from jarvis import __version__
-from jarvis.agent_layer.tools import ToolCallContext
 from jarvis.core.mcp.config import MCPServerConfig
-from jarvis.core.mcp.elicitation import ElicitationDesk
+from jarvis.core.mcp.hooks import Confine
 
 # Idle limit for a response event stream (the SDK's default); a silent dead server ends there.
 STREAM_READ_TIMEOUT_SEC: Final = 300.0
 _START_MARK: Final = "--- jarvis started the server"
 CLIENT_INFO: Final = mcp_types.Implementation(name="jarvis", title="Jarvis", version=__version__)
-
-# (argv, network, writable) -> the command line that spawns a stdio server.
-Confine = Callable[[Sequence[str], bool, Sequence[str]], list[str]]
 
 
 @dataclass
@@ -51,29 +47,6 @@ class HttpRecord:
     stale_session: int = 0
     undelivered: int = 0
     last_status: int | None = None
-
-
-class Sampler(Protocol):
-    async def __call__(
-        self,
-        server: str,
-        params: mcp_types.CreateMessageRequestParams,
-        call: ToolCallContext | None,
-    ) -> mcp_types.CreateMessageResult | mcp_types.ErrorData: ...
-
-
-@dataclass(frozen=True)
-class ClientHooks:
-    """Client capabilities backed by Jarvis (None: not declared to the server)."""
-
-    roots: ListRootsFnT | None = None
-    # Where elicitation requests are asked (see elicitation.py); None: not declared.
-    desk: ElicitationDesk | None = None
-    # Answers `sampling/createMessage` for the session whose call is running (None: not declared).
-    sampler: Sampler | None = None
-    # The OS sandbox for stdio servers: (argv, network, writable) -> the command line to spawn
-    # (core/confine `Confiner.server`); None: spawned as configured.
-    confine: Confine | None = None
 
 
 @dataclass(frozen=True)

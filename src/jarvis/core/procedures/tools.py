@@ -47,12 +47,24 @@ class ProcedureTools:
         self._inner = inner
         self._library = library
         self._agent_id = agent_id
+        # The library's listing last seen (it is the same list while the directory is
+        # unchanged), with the approved procedures and their specs made from it.
+        self._seen: object = None
+        self._by_name: dict[str, Procedure] = {}
+        self._specs: list[ToolSpec] = []
 
     def _procedures(self) -> dict[str, Procedure]:
-        return {p.tool_name: p for p in approved_procedures(self._library, self._agent_id)}
+        entries = self._library.entries()
+        if entries is not self._seen:
+            approved = approved_procedures(self._library, self._agent_id)
+            self._by_name = {p.tool_name: p for p in approved}
+            self._specs = [_spec(p) for p in self._by_name.values()]
+            self._seen = entries
+        return self._by_name
 
     def specs(self) -> list[ToolSpec]:
-        return [*self._inner.specs(), *(_spec(p) for p in self._procedures().values())]
+        self._procedures()
+        return [*self._inner.specs(), *self._specs]
 
     def execution_mode(self, name: str) -> ExecutionMode:
         if name in self._procedures():

@@ -51,6 +51,7 @@ class GatedTools:
         self._visible = visible
         # Boundaries: `never` tools everywhere, `ask` tools too in unattended runs.
         self._hidden = hidden
+        self._specs: tuple[int, list[ToolSpec]] | None = None  # by the registry's version
 
     def _shown(self, name: str) -> bool:
         return name not in self._hidden and (self._visible is None or name in self._visible)
@@ -62,7 +63,11 @@ class GatedTools:
         return [tool for tool in tools if self._shown(tool.name)]
 
     def specs(self) -> list[ToolSpec]:
-        return [tool.spec() for tool in self._tools()]
+        """Asked several times a turn; built again only after the registry changed."""
+        version = self._registry.version
+        if self._specs is None or self._specs[0] != version:
+            self._specs = (version, [tool.spec() for tool in self._tools()])
+        return list(self._specs[1])
 
     def execution_mode(self, name: str) -> ExecutionMode:
         tool = self._registry.get(name)

@@ -103,6 +103,25 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 _LEAD = re.compile(r"^(?:(?:저는|전|나는|난|이제|지금은|요즘은?|현재|원래)\s+)+")
 
 
+# Words every pattern above (and in `_INFERRED`) needs somewhere in its match: text without any
+# of them cannot propose anything, and most turns say none, so the patterns (which backtrack
+# over every position) are skipped. `test_extract_gate.py` checks that no match is lost.
+_MAY_PROPOSE = re.compile(
+    r"이름은|직업은|시간대는|시까지|좋아|관심|싫|프로젝트|작업|전문|개발|코딩|프로그래밍|"
+    rf"{_KO_IS}|(?-i:{_ROLES})|my name is|call me|i work |i'?m an? |time ?zone is|"
+    r"i prefer |i speak |"
+    r"i(?: really)? (?:like|love|enjoy) |interested in |"
+    r"i (?:hate|dislike|don'?t like|can'?t stand) |working on |building |"
+    r"an expert in |good at |experienced |been ",
+    re.I,
+)
+
+
+def may_propose(text: str) -> bool:
+    """False when no pattern can match anywhere in `text` (a necessary condition only)."""
+    return _MAY_PROPOSE.search(unicodedata.normalize("NFC", text)) is not None
+
+
 def sentences(text: str) -> list[str]:
     norm = unicodedata.normalize("NFC", text)
     return [part.strip() for part in _SPLIT.split(norm) if part.strip()]
@@ -143,6 +162,8 @@ def infer(text: str) -> list[Proposal]:
 def propose(text: str, *, inferring: bool = False) -> list[Proposal]:
     """Every (field, value, sentence) the patterns find in the person's words (and, when
     `inferring`, what they suggest)."""
+    if not may_propose(text):
+        return []
     found: list[Proposal] = infer(text) if inferring else []
     for sentence in sentences(text):
         for field, pattern in _PATTERNS:
