@@ -13,6 +13,7 @@ import pytest
 
 from tests.integration.unattended.helpers import write_schedule
 from tests.integration.unattended.pg_helpers import FAST_TICKS, add_loop, close_loop, runs, until
+from tests.support.hang import HANG_GUARD_SEC
 from tests.support.live_server import Tab
 from tests.support.processes import healthy, hud_headers, serve
 
@@ -37,11 +38,11 @@ async def test_a_due_schedule_runs_once_across_two_processes(tmp_path: Path, dsn
             _,
         ),
     ):
-        await asyncio.gather(healthy(a, 120), healthy(b, 120))
+        await asyncio.gather(healthy(a), healthy(b))
         tab = await Tab.open(f"ws://{b}/ws")
         await tab.next("session")
         # The next minute boundary: whichever process ticks first starts it, the other joins.
-        message = await tab.next("proactive_message", timeout=90)
+        message = await tab.next("proactive_message")
         write_schedule(home, "tick", when="every 1 minutes", prompt="상태 점검", enabled=False)
         assert message["status"] == "ok" and "점검 완료" in str(message["text"])
         done = await until(lambda: _finished(dsn, "sched:tick:"))
@@ -64,7 +65,7 @@ async def test_a_reminder_reaches_a_tab_on_the_other_process_once(tmp_path: Path
     home = tmp_path / "shared"
     env = {**FAST_TICKS, "JARVIS_TIMEZONE": "Asia/Seoul"}
     with serve(home, dsn, ["ok"] * 3, env) as (a, _), serve(home, dsn, ["ok"] * 3, env) as (b, _):
-        await asyncio.gather(healthy(a, 120), healthy(b, 120))
+        await asyncio.gather(healthy(a), healthy(b))
         tab = await Tab.open(f"ws://{b}/ws")
         await tab.next("session")
         now = int(time.time() * 1000)
@@ -74,7 +75,7 @@ async def test_a_reminder_reaches_a_tab_on_the_other_process_once(tmp_path: Path
         await close_loop(dsn, "closed-loop", due_ms=now)
         later_ms = int(time.time() * 1000)  # after the closed loop's due time
         await add_loop(dsn, "report-loop", "분기 보고서 보내기", later_ms, later_ms)
-        message = await tab.next("proactive_message", timeout=60)
+        message = await tab.next("proactive_message")
         assert message["kind"] == "proactive" and "분기 보고서 보내기" in str(message["text"])
         assert message["message_id"] == "remind:report-loop:0"
         await until(lambda: _finished(dsn, "remind:"))
@@ -92,7 +93,7 @@ async def test_a_process_killed_mid_run_is_marked_failed_on_restart(
     env = {**FAST_TICKS, "JARVIS_SCHEDULER__EXECUTOR_ID": "host-a"}
     slow = [{"text": "FIRST CALL", "delay_sec": 120}]
     with serve(home, dsn, slow, env) as (a, process):
-        await healthy(a, 120)
+        await healthy(a)
         async with httpx.AsyncClient(headers=hud_headers()) as http:
             run = (await http.post(f"http://{a}/api/unattended/schedules/slow/run")).json()
 
@@ -102,10 +103,10 @@ async def test_a_process_killed_mid_run_is_marked_failed_on_restart(
 
             (session,) = await until(started)
         process.kill()  # kill -9 while the model is answering
-        process.wait(10)
+        process.wait(HANG_GUARD_SEC)
     assert [r[1] for r in await runs(dsn, run["run_id"])] == ["PENDING"]
     with serve(home, dsn, ["SECOND CALL"], env) as (again, _):
-        await healthy(again, 120)
+        await healthy(again)
         ((_, status, _, executor),) = await until(lambda: _finished(dsn, run["run_id"]))
         async with httpx.AsyncClient(headers=hud_headers()) as http:
             url = f"http://{again}/api/sessions/{session['id']}/history"
