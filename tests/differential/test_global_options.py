@@ -29,6 +29,7 @@ import pytest
 from jarvis.core.policy.canonical import canonical_command
 from jarvis.core.policy.rules import Rule, RuleSet, match_shell_rules
 from jarvis.core.policy.shell import analyze_shell
+from tests.support.hang import HANG_GUARD_SEC
 
 SEED = int(os.environ.get("JARVIS_DIFFERENTIAL_SEED", "20261204"))
 _CI = os.environ.get("CI") == "true"
@@ -115,7 +116,9 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def git_ran(repo: Path, command: tuple[str, ...]) -> str | None:
     env = {**os.environ, "GIT_TRACE": "1", "GIT_PAGER": "cat", "PAGER": "cat", "HOME": str(repo)}
-    done = subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True, timeout=30)
+    done = subprocess.run(
+        command, cwd=repo, env=env, capture_output=True, text=True, timeout=HANG_GUARD_SEC
+    )
     found = re.search(r"trace: built-in: git (\S+)", done.stderr)
     return found.group(1) if found else None
 
@@ -154,7 +157,7 @@ def npm_ran(package: Path, command: tuple[str, ...]) -> str | None:
     ran.unlink(missing_ok=True)
     env = {**os.environ, "npm_config_dry_run": "true", "npm_config_update_notifier": "false"}
     env["npm_config_cache"] = str(package / ".npm")
-    subprocess.run(command, cwd=package, env=env, capture_output=True, timeout=120)
+    subprocess.run(command, cwd=package, env=env, capture_output=True, timeout=HANG_GUARD_SEC)
     lines = ran.read_text().split() if ran.exists() else []
     return lines[0] if lines else None
 
@@ -178,7 +181,9 @@ def test_npm_global_options_against_npm(package: Path) -> None:
 
 
 def help_ran(command: tuple[str, ...], cwd: Path) -> str | None:
-    done = subprocess.run([*command, "--help"], cwd=cwd, capture_output=True, text=True, timeout=30)
+    done = subprocess.run(
+        [*command, "--help"], cwd=cwd, capture_output=True, text=True, timeout=HANG_GUARD_SEC
+    )
     found = re.search(rf"Usage:\s+{command[0]} (\S+)", done.stdout + done.stderr)
     return found.group(1) if found else None
 
@@ -218,7 +223,7 @@ RECORDED: dict[str, list[str | None]] = {
 def test_python_dash_m_against_python() -> None:
     for options in permutations(PYTHON_OPTIONS, 20):
         command = ("python3", *options, "-m", "calendar", "2001")
-        done = subprocess.run(command, capture_output=True, text=True, timeout=30)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=HANG_GUARD_SEC)
         assert "2001" in done.stdout, command
         canon = canonical_command(command)
         assert canon is not None and canon.argv == ("calendar", "2001"), command

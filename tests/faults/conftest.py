@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
+from tests.support.hang import HANG_GUARD_SEC, log_tail
 from tests.support.ports import free_port
 from tests.support.processes import LAUNCH_TOKEN, hud_headers
 from tests.support.tcp_proxy import TcpProxy, tcp_proxy
@@ -115,7 +116,7 @@ def run_jarvis(
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,
-        timeout=120,
+        timeout=HANG_GUARD_SEC,
         **run_as,  # type: ignore[call-overload]
     )
 
@@ -140,18 +141,24 @@ def serve_files(home: Path, run_as: dict[str, object]) -> Iterator[tuple[str, Pa
     finally:
         process.terminate()
         try:
-            process.wait(10)
+            process.wait(HANG_GUARD_SEC)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
 
 
-async def until_healthy(url: str) -> None:
+async def until_healthy(
+    url: str, process: subprocess.Popen[str] | None = None, log: Path | None = None
+) -> None:
     """Wait (no budget: pytest's timeout guards) until the server answers health, then check
     that it is the one this test started: health is public, so a server started elsewhere on a
-    port this one could not bind answers it too, but refuses this process's launch token."""
+    port this one could not bind answers it too, but refuses this process's launch token.
+    With `process`, fails at once (with `log`'s tail) if it has ended."""
     async with httpx.AsyncClient(headers=hud_headers()) as http:
         while True:
+            if process is not None and process.poll() is not None:
+                tail = log_tail(log) if log is not None else ""
+                raise AssertionError(f"the server on {url} ended ({process.returncode})\n{tail}")
             try:
                 if (await http.get(f"{url}/api/health")).status_code == 200:
                     break

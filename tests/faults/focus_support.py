@@ -18,6 +18,7 @@ from jarvis.core.focus.state import FocusTask
 from jarvis.core.focus.store import FocusStore
 from jarvis.core.focus.urls import normalise_url
 from tests.faults.conftest import JARVIS, jarvis_env
+from tests.support.hang import HANG_GUARD_SEC
 from tests.support.ports import free_port
 
 STEPS = len(DEMO_STEPS)
@@ -63,7 +64,7 @@ def server(home: Path, hold: str | None, extra: dict[str, str]) -> Iterator[subp
     finally:
         if process.poll() is None:
             process.kill()
-        process.wait(30)
+        process.wait(HANG_GUARD_SEC)
 
 
 def cli(home: Path, extra: dict[str, str], *args: str) -> str:
@@ -74,7 +75,7 @@ def cli(home: Path, extra: dict[str, str], *args: str) -> str:
         capture_output=True,
         text=True,
         check=True,
-        timeout=120,
+        timeout=HANG_GUARD_SEC,
     )
     return done.stdout
 

@@ -38,6 +38,7 @@ from jarvis.core.sources.definition import parse_source, write_source
 from jarvis.core.sources.seen import SEEN_FILE, SeenStore
 from jarvis.core.sources.store import read_status
 from tests.integration.sources.feeds import FeedSite, Item
+from tests.support.hang import HANG_GUARD_SEC
 from tests.support.processes import Served, hud_headers, serve
 
 HOLD = "source:recorded"
@@ -103,7 +104,7 @@ class Fleet:
     async def kill_and_restart(self, name: str, marker: Path, armed: bool) -> None:
         process = self.served[name].process
         process.kill()  # kill -9, frozen right after recording
-        process.wait(30)
+        process.wait(HANG_GUARD_SEC)
         marker.unlink()
         await self.up(self.start(name, armed))
 

@@ -20,6 +20,7 @@ from tests.faults.conftest import (
     serve_files,
     until_healthy,
 )
+from tests.support.hang import HANG_GUARD_SEC
 from tests.support.live_server import Tab, live_server
 from tests.support.processes import hud_headers
 
@@ -183,7 +184,7 @@ async def test_a_stalled_session_file_read_does_not_stall_the_server(tmp_path: P
         os.mkfifo(stalled)  # opening it blocks until someone writes: a read that hangs
         try:
             async with httpx.AsyncClient(
-                base_url=server.url, headers=server.headers, timeout=60
+                base_url=server.url, headers=server.headers, timeout=HANG_GUARD_SEC
             ) as http:
                 import asyncio
 
@@ -233,7 +234,7 @@ async def test_a_slow_user_tool_import_does_not_stall_the_server(tmp_path: Path)
         while not started.exists():
             await asyncio.sleep(0.01)
         async with httpx.AsyncClient(
-            base_url=server.url, headers=server.headers, timeout=60
+            base_url=server.url, headers=server.headers, timeout=HANG_GUARD_SEC
         ) as http:
             assert await healthy(http)
             listed = await http.get("/api/sessions")

@@ -25,6 +25,7 @@ from tests.faults.focus_support import (
     wait_for,
     wait_settled,
 )
+from tests.support.hang import HANG_GUARD_SEC
 
 SEED = 20261204
 # Every point is killed at in one of the two tests (before: 20 sampled points each, 29 of the
@@ -69,7 +70,7 @@ def run_with_kills(
                 outcome = wait_for(home, task_id, process, hold)
             if outcome == "held":
                 process.send_signal(signal.SIGKILL)
-                process.wait(30)
+                process.wait(HANG_GUARD_SEC)
                 (home / "focus-held").unlink()
                 pending.pop(0)
             if outcome == "done":

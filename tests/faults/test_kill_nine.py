@@ -16,6 +16,7 @@ import pytest
 
 from jarvis.agent_layer.sessions import JsonlSessionStore
 from tests.faults.conftest import JARVIS, jarvis_env, until_healthy
+from tests.support.hang import HANG_GUARD_SEC
 from tests.support.live_server import Tab, register_credentials
 from tests.support.ports import free_port
 from tests.support.processes import hud_headers
@@ -43,7 +44,7 @@ def demo_server(home: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     finally:
         if process.poll() is None:
             process.kill()
-        process.wait(30)
+        process.wait(HANG_GUARD_SEC)
 
 
 async def run_until_killed(
@@ -61,12 +62,12 @@ async def run_until_killed(
         await tab.send(type="prompt", text=prompt)
         while True:
             event: dict[str, Any] = await tab.next(
-                ("agent_start", "approval_request", "message_update", *ENDINGS), timeout=180
+                ("agent_start", "approval_request", "message_update", *ENDINGS)
             )
             seen += 1
             if seen >= kill_at:
                 process.send_signal(signal.SIGKILL)
-                process.wait(30)
+                process.wait(HANG_GUARD_SEC)
                 return session_id, ended, started
             if event["type"] == "agent_start":
                 started.append(prompt)
@@ -94,7 +95,7 @@ async def test_kill_nine_during_turns_loses_nothing_confirmed(tmp_path: Path) ->
     turn = 0
     for _ in range(KILLS):
         with demo_server(tmp_path) as (address, process):
-            await until_healthy(f"http://{address}")
+            await until_healthy(f"http://{address}", process, tmp_path / "serve.log")
             session, ended, started = await run_until_killed(
                 address, process, session, rng.randint(1, 120), turn
             )
@@ -103,8 +104,8 @@ async def test_kill_nine_during_turns_loses_nothing_confirmed(tmp_path: Path) ->
         turn += len(ended) + 1
     assert session is not None
     history = await stored(tmp_path, session)
-    with demo_server(tmp_path) as (address, _):
-        await until_healthy(f"http://{address}")
+    with demo_server(tmp_path) as (address, process):
+        await until_healthy(f"http://{address}", process, tmp_path / "serve.log")
         turns: dict[int, dict[str, Any]] = {}
         for entry in history:
             roles = turns.setdefault(entry["turn"], {"prompt": None, "roles": []})
@@ -119,4 +120,4 @@ async def test_kill_nine_during_turns_loses_nothing_confirmed(tmp_path: Path) ->
         tab = await Tab.open(f"ws://{address}/ws?session={session}")
         await tab.next("session")
         await tab.send(type="prompt", text="after all the kills")
-        assert (await tab.next(ENDINGS, timeout=180))["type"] == "agent_end"
+        assert (await tab.next(ENDINGS))["type"] == "agent_end"

@@ -40,7 +40,7 @@ async def test_a_tab_on_b_sees_requests_again_after_bs_database_path_returns(
 
 async def answer_on_b(tab_a: Tab, tab_b: Tab, b: str) -> None:
     await tab_a.send(type="prompt", text="run it")
-    request = await tab_b.next("approval_request", timeout=180)
+    request = await tab_b.next("approval_request")
     async with httpx.AsyncClient(headers=hud_headers()) as http:
         while True:  # B's pool may still be reconnecting: 503 means "not stored, try again"
             answered = await http.post(
@@ -51,6 +51,6 @@ async def answer_on_b(tab_a: Tab, tab_b: Tab, b: str) -> None:
                 break
             assert answered.status_code == 503, answered.text
             await asyncio.sleep(0.05)
-    end = await tab_a.next("tool_execution_end", timeout=180)
+    end = await tab_a.next("tool_execution_end")
     assert not end["is_error"], end
-    assert (await tab_a.next("agent_end", timeout=180))["ended_by"] == "answer"
+    assert (await tab_a.next("agent_end"))["ended_by"] == "answer"

@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 
+from tests.support.hang import HANG_GUARD_SEC
 from tests.support.live_server import LiveServer, Tab, live_server
 from tests.support.tcp_proxy import TcpProxy, through
 
@@ -27,7 +28,7 @@ def storage(dsn: str, proxy_: TcpProxy) -> dict[str, Any]:
 async def turn(tab: Tab, text: str) -> dict[str, Any]:
     """Send a prompt; the one closing event of the turn."""
     await tab.send(type="prompt", text=text)
-    return await tab.next(ENDINGS, timeout=180)
+    return await tab.next(ENDINGS)
 
 
 async def test_turns_during_a_cut_end_visibly_and_work_again_after(
@@ -78,14 +79,14 @@ async def test_an_answer_during_a_cut_is_refused_and_the_socket_stays(
         await until_answered(
             server, request["id"], request["session_id"]
         )  # the same socket, the same request
-        end = await tab.next("tool_execution_end", timeout=180)
+        end = await tab.next("tool_execution_end")
         assert end["result_preview"].startswith("hi") or "hi" in end["result_preview"]
-        assert (await tab.next("agent_end", timeout=180))["ended_by"] == "answer"
+        assert (await tab.next("agent_end"))["ended_by"] == "answer"
         await tab.close()
 
 
 async def until_a_turn_works(tab: Tab) -> dict[str, Any]:
-    async with asyncio.timeout(60):  # a hang guard only
+    async with asyncio.timeout(HANG_GUARD_SEC):  # a hang guard only
         while True:
             ended = await turn(tab, "again")
             if ended["type"] == "agent_end":
@@ -94,7 +95,7 @@ async def until_a_turn_works(tab: Tab) -> dict[str, Any]:
 
 async def until_answered(server: LiveServer, item_id: str, session_id: str) -> None:
     async with (
-        asyncio.timeout(60),
+        asyncio.timeout(HANG_GUARD_SEC),
         httpx.AsyncClient(base_url=server.url, headers=server.headers) as http,
     ):
         while True:

@@ -34,10 +34,10 @@ async def test_by_default_an_approved_line_stays_in_the_sandbox(
         tab = await Tab.open(server.ws_url())
         await tab.next("session")
         await tab.send(type="prompt", text="run it")
-        request = await tab.next("approval_request", timeout=120)
+        request = await tab.next("approval_request")
         await tab.send(type="approval", id=request["id"], answer="allow")
-        end = await tab.next("tool_execution_end", timeout=120)
-        await tab.next("agent_end", timeout=120)
+        end = await tab.next("tool_execution_end")
+        await tab.next("agent_end")
         await tab.close()
     assert (home / "inside").read_text() == "in\n"
     assert not (outside / "escaped").exists(), end

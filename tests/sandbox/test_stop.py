@@ -32,6 +32,7 @@ from jarvis.core.tools.builtins import _hold as hold
 from tests.faults.conftest import JARVIS, jarvis_env, until_healthy
 from tests.sandbox.stopping import alive as alive_pid
 from tests.sandbox.stopping import appears, none_survive, survivors, tag
+from tests.support.hang import HANG_GUARD_SEC
 from tests.support.live_server import Tab, live_server, register_credentials
 from tests.support.ports import free_port
 from tests.support.processes import hud_headers
@@ -54,7 +55,7 @@ COMMANDS = {
 
 async def approve(tab: Tab) -> None:
     await tab.send(type="prompt", text="run it")
-    request = await tab.next("approval_request", timeout=120)
+    request = await tab.next("approval_request")
     await tab.send(type="approval", id=request["id"], answer="allow")
 
 
@@ -112,7 +113,7 @@ async def test_stop_at_any_point_kills_everything_and_ends_the_turn(
         if point == "setup":  # bubblewrap exists and holds its sandbox before the command
             assert survivors(f"{tmp_path}\0"), "bubblewrap should be setting up"
         await tab.send(type="abort")
-        end = await tab.next("agent_end", timeout=120)
+        end = await tab.next("agent_end")
         assert end["ended_by"] == "aborted"
         release.release()
         assert survivors(f"61.{mark}", f"{tmp_path}\0") == {}
@@ -150,7 +151,7 @@ def served(home: Path, script: list[Any], held: str | None) -> Iterator[tuple[st
     finally:
         if process.poll() is None:
             process.kill()
-        process.wait(30)
+        process.wait(HANG_GUARD_SEC)
 
 
 @pytest.mark.parametrize("point", ["setup", "running"])
@@ -172,7 +173,7 @@ async def test_a_killed_server_leaves_no_sandbox_behind(
         outer = outer_bwrap(process.pid, tmp_path)
         assert outer, "bubblewrap should be there"
         process.send_signal(signal.SIGKILL)
-        process.wait(30)
+        process.wait(HANG_GUARD_SEC)
         while any(Path(f"/proc/{pid}").exists() and alive_pid(pid) for pid in outer):
             await asyncio.sleep(0.02)  # until bwrap's outer process has died with the server
         release.release()

@@ -26,6 +26,7 @@ from jarvis.app.infra import AppAssembly, build_app
 from jarvis.app.settings import Settings
 from jarvis.ui.web.server import SHUTDOWN_GRACE_SEC, create_app
 from jarvis.ui.web.session_cookie import cookie_name
+from tests.support.hang import HANG_GUARD_SEC
 
 # host:port → the headers a logged-in client of that server sends.
 _CREDENTIALS: dict[str, dict[str, str]] = {}
@@ -156,11 +157,6 @@ def serving(config: Settings) -> Iterator[LiveServer]:
         yield server
     finally:
         server.stop()
-
-
-# How long a Tab waits for an event by default: a hang guard, not a budget. Sized so that a
-# machine loaded several times over (CI beside other suites) never trips it.
-HANG_GUARD_SEC = 300
 
 
 class Tab:

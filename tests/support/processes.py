@@ -28,6 +28,7 @@ from typing import NamedTuple
 import httpx
 from ruamel.yaml import YAML
 
+from tests.support.hang import HANG_GUARD_SEC, log_tail
 from tests.support.live_server import register_credentials
 from tests.support.ports import free_port
 
@@ -36,6 +37,8 @@ JARVIS = shutil.which("jarvis") or str(Path(sys.executable).parent / "jarvis")
 LOG_FILE = "serve.log"
 SCRIPT_FILE = "script.yaml"
 LAUNCH_TOKEN = secrets.token_urlsafe(16)
+# host:port → the process serving it and its log: `healthy` fails at once if it died.
+_SERVED: dict[str, tuple[subprocess.Popen[str], Path]] = {}
 
 
 def hud_headers() -> dict[str, str]:
@@ -98,9 +101,11 @@ def serve(
         )
         address = f"127.0.0.1:{port}"
         register_credentials(address, hud_headers())
+        _SERVED[address] = (process, home / LOG_FILE)
         try:
             yield Served(address, process)
         finally:
+            _SERVED.pop(address, None)  # the port may serve another test's process later
             stop(process)
 
 
@@ -116,11 +121,17 @@ def stop(process: subprocess.Popen[str], grace_sec: float = 10) -> None:
         process.wait(grace_sec)
 
 
-async def healthy(address: str, timeout: float | None = None) -> None:
-    """Wait until `GET /api/health` answers 200 (raises `TimeoutError` after `timeout` s; with
-    none, pytest's timeout stops a server that never comes up: a busy machine starts it late)."""
+async def healthy(
+    address: str, timeout: float = HANG_GUARD_SEC, process: subprocess.Popen[str] | None = None
+) -> None:
+    """Wait until `GET /api/health` answers 200. Fails at once, with its log's tail, if the
+    server process (started by `serve`, or `process`) has ended; `timeout` only guards a hang."""
+    served, log = _SERVED.get(address, (process, None))
     async with httpx.AsyncClient() as http, asyncio.timeout(timeout):
         while True:
+            if served is not None and served.poll() is not None:
+                tail = log_tail(log) if log is not None else ""
+                raise AssertionError(f"the server on {address} ended ({served.returncode})\n{tail}")
             try:
                 if (await http.get(f"http://{address}/api/health")).status_code == 200:
                     return

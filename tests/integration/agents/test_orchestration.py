@@ -31,6 +31,7 @@ from tests.integration.agents._helpers import (
     subagent_yaml,
     use_model,
 )
+from tests.support.hang import HANG_GUARD_SEC
 
 
 def declare(home: Path, *agents: dict[str, Any], file: str = "team.yaml") -> None:
@@ -124,7 +125,7 @@ async def test_the_supervisor_delegates_step_by_step_until_done(tmp_path: Path) 
 
 class MeetingProvider(FauxProvider):
     """Answers only once `expected` calls are in flight together: a sequential run would wait
-    forever (pytest's timeout fails it)."""
+    forever (the test's timeout fails it)."""
 
     def __init__(self, expected: int, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -146,7 +147,8 @@ async def test_blackboard_runs_everyone_at_once_and_aggregates(tmp_path: Path) -
     use_model(app, MeetingProvider(3, script=script._script))
     registry(app)
     ctx, _ = context()
-    result = await run(app, ctx, "orchestrate", pattern="blackboard", task="research")
+    async with asyncio.timeout(HANG_GUARD_SEC):
+        result = await run(app, ctx, "orchestrate", pattern="blackboard", task="research")
     assert sorted(result.content.split("\n\n")) == ["[a]\na wrote", "[b]\nb wrote", "[c]\nc wrote"]
 
 
@@ -241,7 +243,8 @@ async def test_stop_in_the_parent_stops_the_children_and_their_pending_approvals
         human.asked.clear()
         await human.asked.wait()
     ctx.abort.set()  # what the parent session's Stop does
-    result = await work  # a child that kept running would hang it: pytest's timeout says so
+    async with asyncio.timeout(HANG_GUARD_SEC):
+        result = await work
     assert result.is_error and result.content == "중단했습니다."
     assert human.resolved_with == ["cancelled", "cancelled"]
     for request in human.requests:

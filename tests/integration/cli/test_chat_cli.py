@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.support.hang import HANG_GUARD_SEC
+
 JARVIS = shutil.which("jarvis") or str(Path(sys.executable).parent / "jarvis")
 
 
@@ -21,7 +23,7 @@ def chat(home: Path, lines: list[str], *args: str, **env: str) -> subprocess.Com
         capture_output=True,
         text=True,
         env=environment,
-        timeout=300,  # a hang guard, generous for a busy machine
+        timeout=HANG_GUARD_SEC,  # a hang guard, generous for a busy machine
         cwd=home,
     )
 
@@ -80,7 +82,7 @@ def jarvis(home: Path, *args: str, stdin: str = "") -> subprocess.CompletedProce
         capture_output=True,
         text=True,
         env=environment,
-        timeout=300,  # a hang guard, generous for a busy machine
+        timeout=HANG_GUARD_SEC,  # a hang guard, generous for a busy machine
         cwd=home,
     )
 

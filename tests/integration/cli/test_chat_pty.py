@@ -12,6 +12,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from tests.support.hang import HANG_GUARD_SEC
+
 JARVIS = shutil.which("jarvis") or str(Path(sys.executable).parent / "jarvis")
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
@@ -25,7 +27,7 @@ def spawn(home: Path, *args: str, **env: str) -> pexpect.spawn:
         env=environment,
         cwd=str(home),
         encoding="utf-8",
-        timeout=300,  # a hang guard, generous for a busy machine
+        timeout=HANG_GUARD_SEC,  # a hang guard, generous for a busy machine
         dimensions=(40, 120),
     )
     child.expect("JARVIS · ")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from jarvis.common.i18n import t
 from tests.integration.cli.test_chat_pty import JARVIS, finish, spawn
+from tests.support.hang import HANG_GUARD_SEC
 
 
 def slow_model(home: Path) -> dict[str, str]:
@@ -47,7 +48,7 @@ def test_piped_output_has_no_spinner(tmp_path: Path) -> None:
         text=True,
         env=environment,
         cwd=tmp_path,
-        timeout=300,
+        timeout=HANG_GUARD_SEC,
         check=False,
     )
     assert "the answer" in done.stdout, done.stdout + done.stderr

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.hang import HANG_GUARD_SEC
+
 JARVIS = shutil.which("jarvis") or str(Path(sys.executable).parent / "jarvis")
 # What `jarvis --help` must not import: each costs hundreds of milliseconds at start. (typer
 # itself loads pydantic to read a sub-command's parameters, so only the top level is held to it.)
@@ -21,7 +23,12 @@ def jarvis(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[st
     environment = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
     environment.update(JARVIS_HOME=str(home), JARVIS_WORKSPACE=str(home), **env)
     return subprocess.run(
-        [JARVIS, *args], capture_output=True, text=True, env=environment, timeout=60, cwd=home
+        [JARVIS, *args],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=HANG_GUARD_SEC,
+        cwd=home,
     )
 
 

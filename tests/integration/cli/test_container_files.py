@@ -17,6 +17,7 @@ from typing import Any
 
 from ruamel.yaml import YAML
 
+from tests.support.hang import HANG_GUARD_SEC
 from tests.support.ports import free_port
 from tests.support.postgres import postgres_dsn
 
@@ -111,5 +112,5 @@ def run_the_entry_command(tmp_path: Path, dsn: str) -> None:
         assert (tmp_path / "jarvis_data").is_dir()  # the data dir is the volume's path
     finally:
         process.terminate()
-        process.wait(60)
+        process.wait(HANG_GUARD_SEC)
     assert subprocess.run(health, env=env, check=False).returncode == 1

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pexpect
 
+from tests.support.hang import HANG_GUARD_SEC
 from tests.support.ports import free_port
 from tests.support.processes import healthy, lines_until, printing
 
@@ -44,10 +45,10 @@ def test_ctrl_c_stops_the_server_without_a_traceback(tmp_path: Path) -> None:
         [str(DEV), "start", "--demo", "--port", str(port)],
         env=environment(tmp_path),
         encoding="utf-8",
-        timeout=120,
+        timeout=HANG_GUARD_SEC,
     )
     child.expect(f"http://127.0.0.1:{port}/")
-    asyncio.run(healthy(f"127.0.0.1:{port}", timeout=120))  # serving, signal handlers set
+    asyncio.run(healthy(f"127.0.0.1:{port}"))  # serving, signal handlers set
     pid = child.pid
     child.sendintr()  # Ctrl-C: SIGINT to the terminal's foreground process group
     child.expect(pexpect.EOF)
@@ -69,9 +70,9 @@ def test_sigterm_to_the_dev_script_stops_the_server(tmp_path: Path) -> None:
         text=True,
     )
     try:
-        asyncio.run(healthy(f"127.0.0.1:{port}", timeout=120))
+        asyncio.run(healthy(f"127.0.0.1:{port}", process=process))
         process.send_signal(signal.SIGTERM)  # what systemd, Docker or a CI runner sends
-        _, errors = process.communicate(timeout=30)
+        _, errors = process.communicate(timeout=HANG_GUARD_SEC)
         assert not listening(port), "the server outlived dev.py"
         assert "Traceback" not in errors, errors
     finally:
@@ -94,7 +95,7 @@ def test_tools_work_in_the_folder_dev_py_was_started_from(tmp_path: Path) -> Non
         text=True,
         env=env,
         cwd=elsewhere,
-        timeout=300,  # a hang guard
+        timeout=HANG_GUARD_SEC,  # a hang guard
     )
     assert done.returncode == 0, done.stderr
     assert str(elsewhere) in done.stdout, done.stdout
@@ -115,7 +116,7 @@ def test_an_explicit_workspace_wins_over_the_current_folder(tmp_path: Path) -> N
         text=True,
         env=env,
         cwd=elsewhere,
-        timeout=300,
+        timeout=HANG_GUARD_SEC,
     )
     assert done.returncode == 0, done.stderr
     assert (chosen / "chosen-file").exists() and not (elsewhere / "chosen-file").exists()
@@ -133,4 +134,4 @@ def test_dev_py_start_speaks_the_terminals_language(tmp_path: Path) -> None:
         assert not HANGUL.search(text), text
     finally:
         process.terminate()
-        process.wait(60)
+        process.wait(HANG_GUARD_SEC)

@@ -18,6 +18,7 @@ import uvicorn
 
 from jarvis.ui.cli.quiet_server import LazyDateState, QuietServer
 from tests.integration.cli.test_settings_errors import JARVIS
+from tests.support.hang import HANG_GUARD_SEC
 from tests.support.ports import free_port
 from tests.support.processes import lines_until, printing
 
@@ -77,12 +78,17 @@ def test_an_idle_serve_stops_on_a_signal(tmp_path: Path, sig: signal.Signals) ->
     process = printing([JARVIS, "serve", "--demo", "--port", str(port)], env, tmp_path)
     try:
         lines_until(process, "token=")
-        assert httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=60).status_code == 200
+        assert (
+            httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=HANG_GUARD_SEC).status_code
+            == 200
+        )
         process.send_signal(sig)
         # uvicorn raises the signal again once it has shut down (Ctrl-C ends as an interrupt)
-        code = process.wait(60)  # a hang guard: the loop sleeps until the signal wakes it
+        code = process.wait(
+            HANG_GUARD_SEC
+        )  # a hang guard: the loop sleeps until the signal wakes it
         assert code == (0 if sig == signal.SIGINT else -sig)
     finally:
         if process.poll() is None:
             process.kill()
-            process.wait(30)
+            process.wait(HANG_GUARD_SEC)

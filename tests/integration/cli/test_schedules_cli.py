@@ -11,6 +11,7 @@ import pytest
 
 from tests.integration.cli.test_chat_cli import JARVIS
 from tests.integration.unattended.helpers import write_schedule
+from tests.support.hang import HANG_GUARD_SEC
 
 
 def jarvis(
@@ -30,7 +31,7 @@ def jarvis(
         capture_output=True,
         text=True,
         env=environment,
-        timeout=120,
+        timeout=HANG_GUARD_SEC,
         cwd=home,
     )
 

@@ -11,6 +11,7 @@ import pytest
 
 from jarvis.ui.cli.console_log import quiet_http_clients
 from tests.integration.cli.test_settings_errors import JARVIS
+from tests.support.hang import HANG_GUARD_SEC
 from tests.support.ports import free_port
 from tests.support.processes import lines_until, printing
 from tests.support.scripted_http import ScriptedServer
@@ -32,7 +33,7 @@ def test_the_console_has_no_http_request_lines(tmp_path: Path) -> None:
             printed = lines_until(process, "token=")
         finally:
             process.terminate()
-            process.wait(60)
+            process.wait(HANG_GUARD_SEC)
     assert "token=" in printed
     assert "httpx" not in printed and "HTTP Request" not in printed, printed
 

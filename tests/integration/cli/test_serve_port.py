@@ -10,6 +10,7 @@ from pathlib import Path
 import httpx
 
 from tests.integration.cli.test_settings_errors import JARVIS, jarvis, one_line_error
+from tests.support.hang import HANG_GUARD_SEC
 from tests.support.ports import free_port
 from tests.support.processes import lines_until, printing
 
@@ -33,7 +34,10 @@ def test_the_address_is_printed_once_the_server_accepts(tmp_path: Path) -> None:
         url = lines_until(process, "token=").splitlines()[-1].strip()
         assert url.startswith(f"http://127.0.0.1:{port}/?token="), url
         # no retry: the moment the address is shown, the server answers
-        assert httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=60).status_code == 200
+        assert (
+            httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=HANG_GUARD_SEC).status_code
+            == 200
+        )
     finally:
         process.terminate()
-        process.wait(60)
+        process.wait(HANG_GUARD_SEC)

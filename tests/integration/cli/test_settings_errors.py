@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.hang import HANG_GUARD_SEC
 from tests.support.ports import free_port
 
 JARVIS = shutil.which("jarvis") or str(Path(sys.executable).parent / "jarvis")
@@ -23,7 +24,7 @@ def jarvis(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[st
         capture_output=True,
         text=True,
         env=environment,
-        timeout=300,  # a busy CI machine: the process, not the test, decides the time
+        timeout=HANG_GUARD_SEC,  # a busy CI machine: the process, not the test, decides the time
         cwd=home,
         stdin=subprocess.DEVNULL,
     )

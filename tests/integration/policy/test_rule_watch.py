@@ -17,6 +17,7 @@ import pytest
 from jarvis.core.policy.rule_store import RuleStore
 from jarvis.core.policy.rule_watch import rule_watch
 from jarvis.core.policy.rules import RuleSet
+from tests.support.hang import HANG_GUARD_SEC
 
 ONE = "rules:\n  - {tool: bash, pattern: ls}\n"
 TWO = "rules:\n  - {tool: bash, pattern: ps}\n"  # the same size as ONE
@@ -162,6 +163,6 @@ async def test_a_forked_child_never_reads_the_parents_events(tmp_path: Path) -> 
     queue: multiprocessing.Queue[list[str]] = context.Queue()
     child = context.Process(target=_child_stats, args=(str(tmp_path), queue))
     child.start()
-    assert queue.get(timeout=60) == ["ls", "True"]  # the child stats; its watch is off
+    assert queue.get(timeout=HANG_GUARD_SEC) == ["ls", "True"]  # the child stats; its watch is off
     child.join()
     assert patterns(await store.rules_for("main")) == ["ls"]  # the parent saw the child's edit

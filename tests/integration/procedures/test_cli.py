@@ -10,6 +10,7 @@ from pathlib import Path
 from jarvis.memory import MemoryScope, MemoryService, MemorySettings
 from jarvis.memory.sqlite_store import SqliteItemStore
 from tests.integration.procedures.test_live import save_draft
+from tests.support.hang import HANG_GUARD_SEC
 
 JARVIS = str(Path(sys.executable).with_name("jarvis"))
 
@@ -18,7 +19,12 @@ def jarvis(home: Path, *args: str) -> str:
     environment = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
     environment.update(JARVIS_HOME=str(home), JARVIS_WORKSPACE=str(home))
     done = subprocess.run(
-        [JARVIS, *args], capture_output=True, text=True, env=environment, timeout=60, check=True
+        [JARVIS, *args],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=HANG_GUARD_SEC,
+        check=True,
     )
     return done.stdout
 

@@ -10,6 +10,7 @@ from unittest.mock import ANY
 import httpx
 import psycopg
 
+from tests.support.hang import HANG_GUARD_SEC
 from tests.support.live_server import Tab
 from tests.support.processes import bash, healthy, hud_headers, serve
 
@@ -69,7 +70,7 @@ async def test_a_process_killed_while_waiting_keeps_the_history_and_leaves_nothi
         await tab.send(type="prompt", text="deploy it")
         request = await tab.next("approval_request")
         process.send_signal(signal.SIGKILL)
-        process.wait(10)
+        process.wait(HANG_GUARD_SEC)
     assert await status_of(dsn, request["id"]) == ("pending",)  # nobody left to expire it
     with serve(home, dsn, ["after restart"]) as (again, _):
         await healthy(again)  # start-up expires the rows of dead owners on this host

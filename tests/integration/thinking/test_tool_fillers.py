@@ -40,7 +40,7 @@ def model_of(server: LiveServer) -> FauxProvider:
 
 async def turn(tab: Tab, text: str) -> list[dict[str, Any]]:
     await tab.send(type="prompt", text=text)
-    return await tab.drain_until("agent_end", timeout=60)
+    return await tab.drain_until("agent_end")
 
 
 def fillers(events: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 
 import pytest
@@ -62,15 +61,13 @@ async def test_runs_in_the_workspace_with_bash(tmp_path: Path) -> None:
 
 
 async def test_stdin_is_not_inherited(tmp_path: Path) -> None:
-    started = time.monotonic()
-    result = await run(BASH, tmp_path, command="cat; echo after")
-    assert time.monotonic() - started < 5 and "after" in result.content
+    result = await run(BASH, tmp_path, command="cat; echo after")  # inherited: cat waits
+    assert "after" in result.content
 
 
 async def test_timeout_returns_quickly_and_says_so(tmp_path: Path) -> None:
-    started = time.monotonic()
-    result = await run(BASH, tmp_path, command="echo started; sleep 30", timeout=1)
-    assert time.monotonic() - started < 5
+    # Returning at all proves the cut: the command alone would outlast pytest's timeout.
+    result = await run(BASH, tmp_path, command="echo started; sleep 3600", timeout=1)
     assert result.is_error and result.details["stopped"] == "timeout"
     assert result.content.startswith("timed out after 1 s; the command and everything it")
     assert "started" in result.content  # what it printed before the kill is kept
@@ -84,9 +81,8 @@ async def test_timeout_kills_background_children_too(tmp_path: Path) -> None:
 
 async def test_a_finished_command_does_not_wait_for_its_background_child(tmp_path: Path) -> None:
     # The child inherits stdout: a pipe owned by asyncio would keep the call waiting for it.
-    started = time.monotonic()
-    result = await run(BASH, tmp_path, command="sleep 60 & echo $! > bg.pid; echo done")
-    assert time.monotonic() - started < 5 and "done" in result.content
+    result = await run(BASH, tmp_path, command="sleep 3600 & echo $! > bg.pid; echo done")
+    assert "done" in result.content  # returned while the child would still sleep an hour
     assert await _wait_gone(int((tmp_path / "bg.pid").read_text()))
 
 
@@ -134,9 +130,8 @@ def _gone(pid: int) -> bool:
 
 
 async def test_a_timeout_above_the_cap_is_lowered(tmp_path: Path) -> None:
-    started = time.monotonic()
-    result = await run(BashTool(max_timeout=1), tmp_path, command="sleep 30", timeout=500)
-    assert time.monotonic() - started < 5 and "timed out after 1 s" in result.content
+    result = await run(BashTool(max_timeout=1), tmp_path, command="sleep 3600", timeout=500)
+    assert "timed out after 1 s" in result.content
 
 
 async def test_the_default_timeout_comes_from_the_constructor(tmp_path: Path) -> None:
@@ -147,11 +142,9 @@ async def test_the_default_timeout_comes_from_the_constructor(tmp_path: Path) ->
 async def test_abort_kills_the_command_and_its_children(tmp_path: Path) -> None:
     abort = asyncio.Event()
     asyncio.get_running_loop().call_later(0.5, abort.set)
-    started = time.monotonic()
-    result = await BASH.execute(
-        "c", {"command": "sleep 60 & echo $! > child.pid; sleep 30"}, tool_env(tmp_path, abort)
+    result = await BASH.execute(  # returns at all only if the abort cut the hour-long sleep
+        "c", {"command": "sleep 3600 & echo $! > child.pid; sleep 3600"}, tool_env(tmp_path, abort)
     )
-    assert time.monotonic() - started < 5
     assert result.is_error and result.content.startswith("aborted by the user")
     assert await _wait_gone(int((tmp_path / "child.pid").read_text()))
 

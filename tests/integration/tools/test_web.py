@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -44,10 +44,8 @@ async def test_binary_content_is_described_not_returned(tmp_path: Path, site: Si
 
 
 async def test_the_size_limit_stops_the_download(tmp_path: Path, site: Site) -> None:
-    started = time.monotonic()
     tool = WebFetchTool(max_bytes=100_000, max_chars=200_000, allow_private=True)
     result = await run(tool, tmp_path, url=f"{site.url}/endless", max_chars=200_000)
-    assert time.monotonic() - started < 10
     assert result.content.endswith("[download stopped at the 100,000-byte limit]")
     assert result.content.count("z") == 100_000
 
@@ -63,20 +61,16 @@ async def test_redirects_are_followed(tmp_path: Path, site: Site) -> None:
 
 
 async def test_the_time_limit_covers_the_whole_fetch(tmp_path: Path, site: Site) -> None:
-    started = time.monotonic()
-    result = await run(
+    result = await run(  # /slow answers after an hour: returning at all is the cut
         WebFetchTool(timeout=0.5, allow_private=True), tmp_path, url=f"{site.url}/slow"
     )
-    assert time.monotonic() - started < 5
     assert result.is_error and "no complete answer within 0.5 s" in result.content
 
 
 async def test_abort_stops_a_fetch(tmp_path: Path, site: Site) -> None:
     abort = asyncio.Event()
     asyncio.get_running_loop().call_later(0.2, abort.set)
-    started = time.monotonic()
     result = await FETCH.execute("c", {"url": f"{site.url}/slow"}, tool_env(tmp_path, abort))
-    assert time.monotonic() - started < 5
     assert result.is_error and result.content == "aborted by the user"
 
 
@@ -164,9 +158,12 @@ class _RaisingDDGS:
         raise RuntimeError("network is unreachable")
 
 
+_ANSWER = threading.Event()  # the hanging search answers only once the test has its result
+
+
 class _SlowDDGS(_RaisingDDGS):
     def text(self, query: str, **kwargs: Any) -> list[dict[str, Any]]:
-        time.sleep(1)  # the thread outlives the call; pytest waits for it at teardown
+        _ANSWER.wait()  # the thread outlives the call; pytest waits for it at teardown
         return []
 
 
@@ -187,9 +184,11 @@ async def test_duckduckgo_that_hangs_hits_the_time_limit(
     import ddgs
 
     monkeypatch.setattr(ddgs, "DDGS", _SlowDDGS)
-    started = time.monotonic()
-    result = await run(WebSearchTool(timeout=0.2), tmp_path, query="x")
-    assert time.monotonic() - started < 0.9
+    _ANSWER.clear()
+    try:  # the search never answers before the result is back: returning is the time limit
+        result = await run(WebSearchTool(timeout=0.2), tmp_path, query="x")
+    finally:
+        _ANSWER.set()
     assert result.is_error and result.content == "DuckDuckGo did not answer within 0.2 s"
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from tests.integration.unattended.helpers import write_schedule
 from tests.integration.unattended.pg_helpers import FAST_TICKS, add_loop, close_loop, runs, until
+from tests.support.hang import HANG_GUARD_SEC
 from tests.support.live_server import Tab
 from tests.support.processes import healthy, hud_headers, serve
 
@@ -41,7 +42,7 @@ async def test_a_due_schedule_runs_once_across_two_processes(tmp_path: Path, dsn
         tab = await Tab.open(f"ws://{b}/ws")
         await tab.next("session")
         # The next minute boundary: whichever process ticks first starts it, the other joins.
-        message = await tab.next("proactive_message", timeout=90)
+        message = await tab.next("proactive_message")
         write_schedule(home, "tick", when="every 1 minutes", prompt="상태 점검", enabled=False)
         assert message["status"] == "ok" and "점검 완료" in str(message["text"])
         done = await until(lambda: _finished(dsn, "sched:tick:"))
@@ -74,7 +75,7 @@ async def test_a_reminder_reaches_a_tab_on_the_other_process_once(tmp_path: Path
         await close_loop(dsn, "closed-loop", due_ms=now)
         later_ms = int(time.time() * 1000)  # after the closed loop's due time
         await add_loop(dsn, "report-loop", "분기 보고서 보내기", later_ms, later_ms)
-        message = await tab.next("proactive_message", timeout=60)
+        message = await tab.next("proactive_message")
         assert message["kind"] == "proactive" and "분기 보고서 보내기" in str(message["text"])
         assert message["message_id"] == "remind:report-loop:0"
         await until(lambda: _finished(dsn, "remind:"))
@@ -102,7 +103,7 @@ async def test_a_process_killed_mid_run_is_marked_failed_on_restart(
 
             (session,) = await until(started)
         process.kill()  # kill -9 while the model is answering
-        process.wait(10)
+        process.wait(HANG_GUARD_SEC)
     assert [r[1] for r in await runs(dsn, run["run_id"])] == ["PENDING"]
     with serve(home, dsn, ["SECOND CALL"], env) as (again, _):
         await healthy(again)

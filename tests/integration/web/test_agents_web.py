@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 
+from tests.support.hang import HANG_GUARD_SEC
 from tests.support.live_server import Tab, live_server
 
 
@@ -58,12 +59,15 @@ async def test_sessions_belong_to_an_agent(tmp_path: Path) -> None:
             agents = {s["agent_id"] for s in (await http.get("/api/sessions")).json()}
             assert agents == {"karen"}
             # The broken save is reported where ACTIVITY reads it; KAREN stays as she was.
-            while True:  # until the server's watcher has read the save (pytest's timeout: never)
-                items = (await http.get("/api/extensions")).json()["items"]
-                failed = [i for i in items if i["kind"] == "team" and not i["ok"]]
-                if failed:
-                    break
-                await asyncio.sleep(0.05)
+            async with asyncio.timeout(
+                HANG_GUARD_SEC
+            ):  # until the server's watcher has read the save
+                while True:
+                    items = (await http.get("/api/extensions")).json()["items"]
+                    failed = [i for i in items if i["kind"] == "team" and not i["ok"]]
+                    if failed:
+                        break
+                    await asyncio.sleep(0.05)
             assert "keeping the last good version" in failed[0]["detail"]
             names = [a["name"] for a in (await http.get("/api/agents")).json()["agents"]]
             assert names == ["JARVIS", "KAREN"]

@@ -88,7 +88,7 @@ def promise_calls_served(server: ScriptedServer) -> int:
 
 async def turn(tab: Tab, text: str) -> None:
     await tab.send(type="prompt", text=text)
-    end = await tab.next(("agent_end", "agent_error"), timeout=60)
+    end = await tab.next(("agent_end", "agent_error"))
     assert end["type"] == "agent_end", end
 
 
@@ -105,7 +105,7 @@ async def test_a_promise_before_two_quick_messages_reaches_the_agenda(
     assert await asyncio.to_thread(one_slot.wait_for, lambda: promise_calls_served(one_slot) == 2)
     await turn(tab, "thanks")
 
-    changed = await tab.next("agenda_changed", timeout=60)
+    changed = await tab.next("agenda_changed")
     assert changed["created"] == 1, changed
     async with httpx.AsyncClient(base_url=jarvis.url, headers=jarvis.headers) as http:
         view = (await http.get("/api/agenda")).json()

@@ -85,7 +85,7 @@ async def test_the_next_message_goes_before_a_background_call(
     await tab.next("session")
     # Words with a cue of something to do later: the judge is asked (see openloop.cues).
     await tab.send(type="prompt", text="hello, I'll call Mina tomorrow")
-    await tab.next("agent_end", timeout=60)
+    await tab.next("agent_end")
     # The judge runs after the reply (a local server) and now holds the only slot.
     held = await asyncio.to_thread(
         one_slot.wait_for, lambda: any(is_judge(r) for r in one_slot.received)
@@ -95,7 +95,7 @@ async def test_the_next_message_goes_before_a_background_call(
     assert await asyncio.to_thread(one_slot.wait_for, lambda: ("served", judge) in one_slot.log)
 
     await tab.send(type="prompt", text="second message: I need to pay the rent")
-    end = await tab.next(("agent_end", "agent_error"), timeout=60)
+    end = await tab.next(("agent_end", "agent_error"))
     assert end["type"] == "agent_end", end
     assert end["final_message"]["content"] == "second answer"
 

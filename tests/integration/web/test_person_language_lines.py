@@ -49,7 +49,7 @@ async def ends(tab: Tab, answer: str = "deny") -> list[dict[str, Any]]:
     """A turn's tool results (a sub-agent's come inside `agent_event`), approvals denied."""
     seen: list[dict[str, Any]] = []
     while True:
-        event = await tab.next(KINDS, timeout=60)
+        event = await tab.next(KINDS)
         if event["type"] == "agent_event":
             event = event["event"]
             if event["type"] != "tool_execution_end":

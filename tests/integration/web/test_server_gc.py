@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from jarvis.common.server_gc import THRESHOLDS
+from tests.support.hang import HANG_GUARD_SEC
 
 # The factory `jarvis serve` gives uvicorn, started and stopped through its lifespan.
 SERVE = """
@@ -32,7 +33,11 @@ def test_the_server_process_freezes_start_up_and_collects_less_often(tmp_path: P
     env = {k: v for k, v in os.environ.items() if not k.startswith("JARVIS_")}
     env |= {f"JARVIS_{key}": str(value) for key, value in settings.items()}
     done = subprocess.run(
-        [sys.executable, "-c", SERVE], env=env, capture_output=True, text=True, timeout=600
+        [sys.executable, "-c", SERVE],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD_SEC,
     )
     assert done.returncode == 0, done.stderr
     before, started = json.loads(done.stdout.strip().splitlines()[-1])

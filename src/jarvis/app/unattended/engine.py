@@ -39,6 +39,7 @@ class Engine:
     def launch(self, runtime: Runtime) -> None:
         from dbos import DBOS
 
+        from jarvis.app.unattended import engine_quiet
         from jarvis.app.unattended.workflows import _PROCESS
 
         if _PROCESS.runtime is not None:
@@ -48,7 +49,7 @@ class Engine:
         config: dict[str, Any] = {}
         if self.schema:
             config["dbos_system_schema"] = self.schema
-        DBOS(
+        dbos = DBOS(
             config={
                 **config,  # type: ignore[typeddict-item]
                 "name": "jarvis",
@@ -62,8 +63,11 @@ class Engine:
                 # Jarvis uses no DBOS send/recv or events, so this thread only wakes to find
                 # nothing to check: DBOS's default second, not 0.2 s (idle CPU).
                 "notification_listener_polling_interval_sec": 1.0,
+                # The PostgreSQL notifier sends those messages' NOTIFYs: none to send.
+                "notification_coalesce_sec": engine_quiet.NOTIFY_COALESCE_SEC,
             }
         )
+        engine_quiet.prepare(dbos)  # DBOS's once-a-second polls: slower, woken when needed
         try:
             DBOS.launch()
         except BaseException:
