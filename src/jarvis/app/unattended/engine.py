@@ -9,11 +9,34 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from jarvis.app.unattended.workflows import Runtime
+
+
+# DBOS 3.4's schema migrations are not safe against each other: processes launching together
+# on a fresh PostgreSQL database failed with "tuple concurrently updated" (one exited at start).
+_LAUNCH_LOCK = 0x4A415257  # "JARW", beside the stores' schema lock
+
+
+@contextmanager
+def _one_launch_at_a_time(database_url: str) -> Iterator[None]:
+    """On PostgreSQL, hold a session advisory lock while DBOS launches (and migrates)."""
+    if not database_url.startswith(("postgresql:", "postgres:")):
+        yield  # SQLite: one engine file per home, one process
+        return
+    import psycopg
+
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (_LAUNCH_LOCK,))
+        try:
+            yield
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (_LAUNCH_LOCK,))
 
 
 @dataclass(frozen=True)
@@ -69,7 +92,8 @@ class Engine:
         )
         engine_quiet.prepare(dbos)  # DBOS's once-a-second polls: slower, woken when needed
         try:
-            DBOS.launch()
+            with _one_launch_at_a_time(self.database_url):
+                DBOS.launch()
         except BaseException:
             _PROCESS.runtime = None
             DBOS.destroy()
