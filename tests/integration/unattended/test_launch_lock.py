@@ -8,22 +8,17 @@ import threading
 
 import psycopg
 
-from jarvis.app.unattended.engine import _LAUNCH_LOCK, _one_launch_at_a_time
+from jarvis.app.unattended.engine import _one_launch_at_a_time
 from tests.support.hang import HANG_GUARD_SEC
 
 
-def waiting_for_the_lock(dsn: str) -> bool:
+def lock_askers(dsn: str) -> int:
+    """Connections whose last statement asked for the launch lock (the holder's too)."""
     with psycopg.connect(dsn, autocommit=True) as conn:
         row = conn.execute(
-            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
-            " AND objid = %s",
-            (_LAUNCH_LOCK,),
+            "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_%advisory_lock(%'"
         ).fetchone()
-    return row is not None and row[0] > 0
-
-
-async def test_a_second_launch_waits_until_the_first_is_done(dsn: str) -> None:
-    await asyncio.to_thread(second_launch_waits, dsn)
+    return row[0] if row else 0
 
 
 def second_launch_waits(dsn: str) -> None:
@@ -33,15 +28,24 @@ def second_launch_waits(dsn: str) -> None:
         with _one_launch_at_a_time(dsn):
             entered.set()
 
-    with _one_launch_at_a_time(dsn):
+    with _one_launch_at_a_time(dsn), psycopg.connect(dsn, autocommit=True) as migrating:
         other = threading.Thread(target=second)
         other.start()
-        while not waiting_for_the_lock(dsn):  # the second launch asked and was made to wait
+        while lock_askers(dsn) < 2:  # the second launch has asked
             assert other.is_alive()
             entered.wait(0.05)  # a poll interval: the condition above decides
+        # What DBOS's migrations do while the other process waits: an index built
+        # CONCURRENTLY waits for every open statement, so a launch waiting inside one
+        # (pg_advisory_lock) would stop this for ever.
+        migrating.execute("CREATE TABLE launch_probe (n int)")
+        migrating.execute("CREATE INDEX CONCURRENTLY launch_probe_n ON launch_probe (n)")
         assert not entered.is_set()
     other.join(HANG_GUARD_SEC)
     assert entered.is_set()  # let in once the first launch let go
+
+
+async def test_a_second_launch_waits_until_the_first_is_done(dsn: str) -> None:
+    await asyncio.to_thread(second_launch_waits, dsn)
 
 
 def test_sqlite_launches_take_no_lock() -> None:

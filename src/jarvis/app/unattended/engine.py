@@ -8,6 +8,7 @@ a command that never starts it, does not pay for them).
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,6 +22,12 @@ if TYPE_CHECKING:
 # DBOS 3.4's schema migrations are not safe against each other: processes launching together
 # on a fresh PostgreSQL database failed with "tuple concurrently updated" (one exited at start).
 _LAUNCH_LOCK = 0x4A415257  # "JARW", beside the stores' schema lock
+_LAUNCH_LOCK_POLL_SEC = 0.1
+
+
+def _took(conn: Any) -> bool:
+    row = conn.execute("SELECT pg_try_advisory_lock(%s)", (_LAUNCH_LOCK,)).fetchone()
+    return bool(row and row[0])
 
 
 @contextmanager
@@ -32,7 +39,11 @@ def _one_launch_at_a_time(database_url: str) -> Iterator[None]:
     import psycopg
 
     with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute("SELECT pg_advisory_lock(%s)", (_LAUNCH_LOCK,))
+        # Asked again, not waited for in one statement: a waiting statement holds a snapshot,
+        # and DBOS's CREATE INDEX CONCURRENTLY in the launching process waits for every
+        # snapshot to end — both would wait for ever.
+        while not _took(conn):
+            time.sleep(_LAUNCH_LOCK_POLL_SEC)
         try:
             yield
         finally:
