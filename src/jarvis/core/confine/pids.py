@@ -14,11 +14,17 @@ is gone).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import signal
+import time
 import uuid
 from pathlib import Path
 
 _V1 = Path("/sys/fs/cgroup/pids")
+# Only while something is still inside after the call's kill: at most ~0.2 s.
+_REMOVE_ROUNDS = 200
+_REMOVE_PAUSE_SEC = 0.001
 _V2 = Path("/sys/fs/cgroup")
 
 
@@ -68,6 +74,21 @@ class PidsGroup:
                 os.close(fd)
 
     def remove(self) -> None:
+        """The group goes, and anything of the call still in it: a process that outlived the
+        call's kill by a moment kept `rmdir` at EBUSY, and the group stayed behind."""
         self.close_fd()
+        for _ in range(_REMOVE_ROUNDS):
+            try:
+                self.path.rmdir()
+                return
+            except OSError as exc:
+                if exc.errno != errno.EBUSY:
+                    return  # gone already, or not ours to remove
+            self._kill_members()
+            time.sleep(_REMOVE_PAUSE_SEC)  # SIGKILLed processes leave the group a moment later
+
+    def _kill_members(self) -> None:
         with contextlib.suppress(OSError):
-            self.path.rmdir()
+            for pid in (self.path / "cgroup.procs").read_text().split():
+                with contextlib.suppress(OSError):
+                    os.kill(int(pid), signal.SIGKILL)
